@@ -1,0 +1,22 @@
+/**
+ * Buckets (LevelDB sublevels) and meta keys, mirroring etcd's bbolt buckets in mvcc/kvstore.go.
+ * - `key`: the revision log. Key = 17-byte revision (+ 't' for a tombstone), value = encoded mvccpb.KeyValue.
+ * - `meta`: store counters and identity.
+ */
+export type Bucket = 'key' | 'meta'
+
+export const BUCKETS: readonly Bucket[] = ['key', 'meta']
+
+const ascii = (s: string): Uint8Array => Buffer.from(s, 'latin1')
+
+/** Meta keys. Compact revisions are stored as 17-byte revision keys with sub = 0, as etcd does. */
+export const META = {
+  scheduledCompactRev: ascii('scheduledCompactRev'),
+  finishedCompactRev: ascii('finishedCompactRev'),
+  /** 8-byte big-endian member ID, chosen at random when the data dir is created. */
+  memberId: ascii('memberID'),
+  /** 8-byte big-endian cluster ID, chosen with the member ID. */
+  clusterId: ascii('clusterID'),
+  /** 8-byte big-endian raft term of the last start; each start campaigns once more, as a one-member etcd does. */
+  term: ascii('term'),
+} as const

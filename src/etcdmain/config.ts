@@ -1,0 +1,134 @@
+// Command-line flags, named as etcd names them. Parsing is pure: argv in, Config or a UsageError out.
+import { LOG_LEVELS, type LogLevel } from '../pkg/logger.js'
+
+export interface ClientUrl {
+  readonly url: string
+  readonly host: string
+  readonly port: number
+}
+
+export interface Config {
+  readonly name: string
+  readonly dataDir: string
+  readonly memory: boolean
+  readonly listenClientUrls: readonly ClientUrl[]
+  readonly advertiseClientUrls: readonly string[]
+  readonly maxRequestBytes: number
+  readonly maxTxnOps: number
+  readonly unsafeNoFsync: boolean
+  readonly logLevel: LogLevel
+}
+
+export type ParseResult = { readonly kind: 'run'; readonly config: Config } | { readonly kind: 'help' } | { readonly kind: 'version' }
+
+export class UsageError extends Error {
+  override name = 'UsageError'
+}
+
+interface FlagSpec {
+  readonly type: 'string' | 'bool' | 'uint'
+  readonly help: string
+  readonly def: string
+}
+
+export const FLAGS: Readonly<Record<string, FlagSpec>> = {
+  name: { type: 'string', def: 'default', help: 'Human-readable name for this member.' },
+  'data-dir': { type: 'string', def: '${name}.etcdlite', help: 'Path to the data directory.' },
+  memory: { type: 'bool', def: 'false', help: 'Keep everything in memory; nothing is written to disk (etcdlite only).' },
+  'listen-client-urls': { type: 'string', def: 'http://127.0.0.1:2379', help: 'Comma-separated URLs to listen on for client traffic (port 0 picks a free port).' },
+  'advertise-client-urls': { type: 'string', def: 'the listen URLs', help: 'Comma-separated client URLs to advertise.' },
+  'max-request-bytes': { type: 'uint', def: '1572864', help: 'Maximum client request size in bytes the server will accept.' },
+  'max-txn-ops': { type: 'uint', def: '128', help: 'Maximum number of operations permitted in a transaction.' },
+  'unsafe-no-fsync': { type: 'bool', def: 'false', help: 'Disables fsync, unsafe, will cause data loss.' },
+  'log-level': { type: 'string', def: 'info', help: "Configures log level. Only supports debug, info, warn, error." },
+}
+
+export function usage(): string {
+  const lines = ['Usage: etcdlite [flags]', '', 'An etcd v3 compatible key-value server.', '', 'Flags:']
+  for (const [name, f] of Object.entries(FLAGS)) {
+    lines.push(`  --${name}${f.type === 'bool' ? '' : ` <${f.type === 'uint' ? 'n' : 'value'}>`}`, `      ${f.help} (default: ${f.def})`)
+  }
+  lines.push('  --help', '      Show this help.', '  --version', '      Print the version.')
+  return lines.join('\n') + '\n'
+}
+
+function parseUrl(raw: string, flag: string): ClientUrl {
+  let u: URL
+  try {
+    u = new URL(raw)
+  } catch {
+    throw new UsageError(`invalid value "${raw}" for flag --${flag}: not a URL`)
+  }
+  if (u.protocol !== 'http:') {
+    throw new UsageError(`invalid value "${raw}" for flag --${flag}: only http:// client URLs are supported (TLS is not supported yet)`)
+  }
+  if (u.port === '') throw new UsageError(`invalid value "${raw}" for flag --${flag}: missing port in address`)
+  if (u.pathname !== '/' && u.pathname !== '') throw new UsageError(`invalid value "${raw}" for flag --${flag}: URL must not have a path`)
+  const host = u.hostname.startsWith('[') ? u.hostname.slice(1, -1) : u.hostname
+  return { url: raw, host, port: Number(u.port) }
+}
+
+function parseUint(v: string, flag: string): number {
+  if (!/^\d+$/.test(v) || !Number.isSafeInteger(Number(v))) throw new UsageError(`invalid value "${v}" for flag --${flag}: parse error`)
+  return Number(v)
+}
+
+function parseBool(v: string, flag: string): boolean {
+  if (['1', 't', 'T', 'true', 'TRUE', 'True'].includes(v)) return true
+  if (['0', 'f', 'F', 'false', 'FALSE', 'False'].includes(v)) return false
+  throw new UsageError(`invalid boolean value "${v}" for flag --${flag}`)
+}
+
+/** Parse argv the way Go's flag package does: -flag, --flag, --flag=value, --flag value, bools without value. */
+export function parseArgs(argv: readonly string[]): ParseResult {
+  const values = new Map<string, string>()
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] as string
+    if (!arg.startsWith('-') || arg === '-' || arg === '--') throw new UsageError(`unexpected argument "${arg}"`)
+    const body = arg.replace(/^--?/, '')
+    const eq = body.indexOf('=')
+    const name = eq === -1 ? body : body.slice(0, eq)
+    if (name === 'help' || name === 'h') return { kind: 'help' }
+    if (name === 'version') return { kind: 'version' }
+    const spec = FLAGS[name]
+    if (spec === undefined) throw new UsageError(`flag provided but not defined: -${name}`)
+    let value: string
+    if (eq !== -1) value = body.slice(eq + 1)
+    else if (spec.type === 'bool') value = 'true'
+    else {
+      const next = argv[i + 1]
+      if (next === undefined) throw new UsageError(`flag needs an argument: --${name}`)
+      value = next
+      i++
+    }
+    if (values.has(name)) throw new UsageError(`flag --${name} given more than once`)
+    values.set(name, value)
+  }
+  const str = (k: string): string | undefined => values.get(k)
+  const name = str('name') ?? 'default'
+  const listen = (str('listen-client-urls') ?? 'http://127.0.0.1:2379').split(',').map((u) => parseUrl(u.trim(), 'listen-client-urls'))
+  const advertiseRaw = str('advertise-client-urls')
+  const advertise = advertiseRaw === undefined ? listen.map((l) => l.url) : advertiseRaw.split(',').map((u) => parseUrl(u.trim(), 'advertise-client-urls').url)
+  const logLevel = str('log-level') ?? 'info'
+  if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
+    throw new UsageError(`invalid value "${logLevel}" for flag --log-level: must be one of ${LOG_LEVELS.join(', ')}`)
+  }
+  const maxRequestBytes = parseUint(str('max-request-bytes') ?? '1572864', 'max-request-bytes')
+  const maxTxnOps = parseUint(str('max-txn-ops') ?? '128', 'max-txn-ops')
+  if (maxRequestBytes === 0) throw new UsageError('invalid value "0" for flag --max-request-bytes: must be positive')
+  if (maxTxnOps === 0) throw new UsageError('invalid value "0" for flag --max-txn-ops: must be positive')
+  return {
+    kind: 'run',
+    config: {
+      name,
+      dataDir: str('data-dir') ?? `${name}.etcdlite`,
+      memory: parseBool(str('memory') ?? 'false', 'memory'),
+      listenClientUrls: listen,
+      advertiseClientUrls: advertise,
+      maxRequestBytes,
+      maxTxnOps,
+      unsafeNoFsync: parseBool(str('unsafe-no-fsync') ?? 'false', 'unsafe-no-fsync'),
+      logLevel: logLevel as LogLevel,
+    },
+  }
+}

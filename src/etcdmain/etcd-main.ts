@@ -1,0 +1,77 @@
+// The etcdlite command: parse flags, open the store, serve, stop cleanly on SIGINT/SIGTERM.
+import { readFileSync } from 'node:fs'
+import { openEtcd } from '../embed/etcd.js'
+import { createLogger } from '../pkg/logger.js'
+import { parseArgs, usage, UsageError, type Config } from './config.js'
+
+function version(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }
+  return pkg.version
+}
+
+/** Run the server until a signal stops it; resolves with the process exit code. */
+export async function main(argv: readonly string[]): Promise<number> {
+  let parsed
+  try {
+    parsed = parseArgs(argv)
+  } catch (err) {
+    if (err instanceof UsageError) {
+      process.stderr.write(`etcdlite: ${err.message}\n\n${usage()}`)
+      return 2
+    }
+    throw err
+  }
+  if (parsed.kind === 'help') {
+    process.stdout.write(usage())
+    return 0
+  }
+  if (parsed.kind === 'version') {
+    process.stdout.write(`etcdlite Version: ${version()}\nAPI: etcd v3 (3.4 wire compatible)\n`)
+    return 0
+  }
+  return serve(parsed.config)
+}
+
+async function serve(cfg: Config): Promise<number> {
+  const logger = createLogger(cfg.logLevel)
+  let etcd
+  try {
+    etcd = await openEtcd({
+      ...(cfg.memory ? { memory: true } : { dataDir: cfg.dataDir }),
+      unsafeNoFsync: cfg.unsafeNoFsync,
+      maxRequestBytes: cfg.maxRequestBytes,
+      maxTxnOps: cfg.maxTxnOps,
+      logger,
+    })
+  } catch (err) {
+    process.stderr.write(`etcdlite: cannot open data dir ${cfg.dataDir}: ${err instanceof Error ? err.message : String(err)}\n`)
+    return 1
+  }
+  const stopped = new Promise<string>((resolve) => {
+    process.once('SIGINT', () => resolve('SIGINT'))
+    process.once('SIGTERM', () => resolve('SIGTERM'))
+  })
+  try {
+    for (const u of cfg.listenClientUrls) {
+      const l = await etcd.listen({ host: u.host, port: u.port })
+      logger.info('serving client traffic insecurely', { address: l.endpoint })
+      process.stdout.write(`etcdlite: ready to serve client requests on http://${l.endpoint}\n`)
+    }
+  } catch (err) {
+    process.stderr.write(`etcdlite: cannot listen: ${err instanceof Error ? err.message : String(err)}\n`)
+    await etcd.close()
+    return 1
+  }
+  logger.info('etcdlite started', {
+    name: cfg.name,
+    'data-dir': cfg.memory ? ':memory:' : cfg.dataDir,
+    'member-id': etcd.server.memberId.toString(16),
+    'cluster-id': etcd.server.clusterId.toString(16),
+    'advertise-client-urls': cfg.advertiseClientUrls,
+  })
+  const signal = await stopped
+  logger.info('received signal; shutting down', { signal })
+  await etcd.close()
+  logger.info('stopped')
+  return 0
+}

@@ -1,0 +1,205 @@
+// The server core without a transport (etcd's etcdserver minus raft): owns the backend and the MVCC store,
+// validates and applies requests, fills response headers, and closes cleanly.
+import { randomBytes } from 'node:crypto'
+import type { Backend } from '../backend/backend.js'
+import { META } from '../backend/schema.js'
+import { EtcdError } from '../pkg/errors.js'
+import { KvStore } from '../mvcc/kvstore.js'
+import type { KV } from '../mvcc/kv.js'
+import {
+  applyDeleteRange, applyPut, applyRange, applyTxnOps, checkTxnPath, compareToPath, isTxnReadonly, type LeaseLookup,
+} from './apply.js'
+import { deleteRangeSize, putSize, raftRequestSize, txnSize } from './request-size.js'
+import type {
+  CompactionRequest, CompactionResponse, DeleteRangeRequest, DeleteRangeResponse, PutRequest, PutResponse,
+  RangeRequest, RangeResponse, ResponseHeader, ResponseOp, TxnRequest, TxnResponse,
+} from './types.js'
+import { checkDeleteRequest, checkPutRequest, checkRangeRequest, checkTxn } from './validate.js'
+
+export interface EtcdServerOptions {
+  /** Largest write request accepted, in bytes (etcd's --max-request-bytes, default 1.5 MiB). */
+  readonly maxRequestBytes: number
+  /** Most operations per txn level (etcd's --max-txn-ops, default 128). */
+  readonly maxTxnOps: number
+  /** Which lease IDs exist; no lease exists until the lessor lands. */
+  readonly leaseExists?: LeaseLookup
+}
+
+export const SERVER_DEFAULTS = { maxRequestBytes: 1.5 * 1024 * 1024, maxTxnOps: 128 } as const
+
+const readU64 = (b: Uint8Array | undefined): bigint | undefined =>
+  b === undefined || b.length !== 8 ? undefined : Buffer.from(b).readBigUInt64BE(0)
+const u64 = (n: bigint): Uint8Array => {
+  const b = Buffer.alloc(8)
+  b.writeBigUInt64BE(n)
+  return b
+}
+const randomId = (): bigint => {
+  for (;;) {
+    const id = randomBytes(8).readBigUInt64BE(0)
+    if (id !== 0n) return id
+  }
+}
+
+export class EtcdServer {
+  readonly kv: KV
+  readonly memberId: bigint
+  readonly clusterId: bigint
+  readonly raftTerm: number
+  private readonly opts: Required<EtcdServerOptions>
+  private inflight = 0
+  private drained: (() => void) | undefined
+  private closing: Promise<void> | undefined
+
+  private constructor(kv: KV, ids: { memberId: bigint; clusterId: bigint; raftTerm: number }, opts: EtcdServerOptions) {
+    this.kv = kv
+    this.memberId = ids.memberId
+    this.clusterId = ids.clusterId
+    this.raftTerm = ids.raftTerm
+    this.opts = { leaseExists: () => false, ...opts }
+  }
+
+  /**
+   * Open the server over a backend: restore the MVCC store, and load (or create) the member and cluster
+   * IDs. Each start counts as one more election term, as a single-member etcd campaigns once per start.
+   */
+  static async open(backend: Backend, opts: Partial<EtcdServerOptions> = {}): Promise<EtcdServer> {
+    const kv = await KvStore.open(backend)
+    let memberId = readU64(backend.get('meta', META.memberId))
+    let clusterId = readU64(backend.get('meta', META.clusterId))
+    if (memberId === undefined || clusterId === undefined) {
+      memberId = randomId()
+      clusterId = randomId()
+      backend.put('meta', META.memberId, u64(memberId))
+      backend.put('meta', META.clusterId, u64(clusterId))
+    }
+    const lastTerm = readU64(backend.get('meta', META.term))
+    const raftTerm = lastTerm === undefined ? 2 : Number(lastTerm) + 1
+    backend.put('meta', META.term, u64(BigInt(raftTerm)))
+    await backend.commit()
+    return new EtcdServer(kv, { memberId, clusterId, raftTerm }, { ...SERVER_DEFAULTS, ...opts })
+  }
+
+  /** The header etcd puts on every response. */
+  header(revision: number): ResponseHeader {
+    return { clusterId: this.clusterId, memberId: this.memberId, revision, raftTerm: this.raftTerm }
+  }
+
+  /**
+   * Range. Linearizable and serializable reads alike are served at the newest durable revision, which
+   * includes every acknowledged write and nothing that is not yet durable. Synchronous.
+   */
+  range(r: RangeRequest): RangeResponse {
+    this.checkOpen()
+    checkRangeRequest(r)
+    const view = this.kv.read()
+    const resp = applyRange(view, r)
+    return { ...resp, header: this.header(view.rev()) }
+  }
+
+  put(r: PutRequest): Promise<PutResponse> {
+    return this.track(async () => {
+      checkPutRequest(r)
+      this.checkSize(putSize(r))
+      const lease = r.lease ?? 0n
+      if (lease !== 0n && !this.opts.leaseExists(lease)) throw new EtcdError('LEASE_NOT_FOUND')
+      const tw = this.kv.write()
+      let resp: PutResponse
+      try {
+        resp = applyPut(tw, r)
+      } finally {
+        tw.end()
+      }
+      await this.kv.sync(resp.header.revision)
+      return { ...resp, header: this.header(resp.header.revision) }
+    })
+  }
+
+  deleteRange(r: DeleteRangeRequest): Promise<DeleteRangeResponse> {
+    return this.track(async () => {
+      checkDeleteRequest(r)
+      this.checkSize(deleteRangeSize(r))
+      const tw = this.kv.write()
+      let resp: DeleteRangeResponse
+      try {
+        resp = applyDeleteRange(tw, r)
+      } finally {
+        tw.end()
+      }
+      // Even when nothing was deleted the answer reflects the newest state: wait until it is durable.
+      await this.kv.sync(resp.header.revision)
+      return { ...resp, header: this.header(resp.header.revision) }
+    })
+  }
+
+  txn(r: TxnRequest): Promise<TxnResponse> {
+    return this.track(async () => {
+      checkTxn(r, this.opts.maxTxnOps)
+      if (isTxnReadonly(r)) {
+        const rv = this.kv.read()
+        const path = compareToPath(rv, r)
+        checkTxnPath(rv, r, path, false, this.opts.leaseExists)
+        const responses: ResponseOp[] = []
+        applyTxnOps(rv, r, path, responses)
+        return { header: this.header(rv.rev()), succeeded: path[0] === true, responses }
+      }
+      this.checkSize(txnSize(r))
+      const tw = this.kv.write()
+      let rev: number
+      let responses: ResponseOp[]
+      let succeeded: boolean
+      try {
+        const path = compareToPath(tw, r)
+        succeeded = path[0] === true
+        checkTxnPath(tw, r, path, true, this.opts.leaseExists)
+        responses = []
+        applyTxnOps(tw, r, path, responses)
+      } finally {
+        rev = tw.end()
+      }
+      await this.kv.sync(rev)
+      return { header: this.header(rev), succeeded, responses }
+    })
+  }
+
+  compact(r: CompactionRequest): Promise<CompactionResponse> {
+    return this.track(async () => {
+      const { done } = await this.kv.compact(r.revision)
+      if (r.physical === true) await done
+      else done.catch(() => undefined)
+      return { header: this.header(this.kv.durableRev()) }
+    })
+  }
+
+  /** Stop taking requests, let those in flight finish, then close the store and backend. Idempotent. */
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      if (this.inflight > 0) await new Promise<void>((resolve) => (this.drained = resolve))
+      await this.kv.close()
+    })()
+    return this.closing
+  }
+
+  get closed(): boolean {
+    return this.closing !== undefined
+  }
+
+  private checkOpen(): void {
+    if (this.closing !== undefined) throw new EtcdError('STOPPED')
+  }
+
+  private checkSize(size: number): void {
+    if (raftRequestSize(size) > this.opts.maxRequestBytes) throw new EtcdError('REQUEST_TOO_LARGE')
+  }
+
+  private async track<T>(fn: () => Promise<T>): Promise<T> {
+    this.checkOpen()
+    this.inflight++
+    try {
+      return await fn()
+    } finally {
+      this.inflight--
+      if (this.inflight === 0 && this.drained !== undefined) this.drained()
+    }
+  }
+}

@@ -1,0 +1,148 @@
+// The only protobuf <-> domain converter. int64 fields arrive as decimal strings (LOADER_OPTIONS longs:
+// String) and become numbers: revisions, versions, counts and limits are safe integers in practice and the
+// conversion is monotone, so out-of-range inputs still order and fail as in etcd. IDs become bigint.
+import type { RangeRequest__Output as pb_RangeRequest__Output } from './generated/etcdserverpb/RangeRequest.js'
+import type { PutRequest__Output as pb_PutRequest__Output } from './generated/etcdserverpb/PutRequest.js'
+import type { DeleteRangeRequest__Output as pb_DeleteRangeRequest__Output } from './generated/etcdserverpb/DeleteRangeRequest.js'
+import type { Compare__Output as pb_Compare__Output } from './generated/etcdserverpb/Compare.js'
+import type { RequestOp__Output as pb_RequestOp__Output } from './generated/etcdserverpb/RequestOp.js'
+import type { TxnRequest__Output as pb_TxnRequest__Output } from './generated/etcdserverpb/TxnRequest.js'
+import type { CompactionRequest__Output as pb_CompactionRequest__Output } from './generated/etcdserverpb/CompactionRequest.js'
+import type { ResponseHeader as pb_ResponseHeader } from './generated/etcdserverpb/ResponseHeader.js'
+import type { RangeResponse as pb_RangeResponse } from './generated/etcdserverpb/RangeResponse.js'
+import type { PutResponse as pb_PutResponse } from './generated/etcdserverpb/PutResponse.js'
+import type { DeleteRangeResponse as pb_DeleteRangeResponse } from './generated/etcdserverpb/DeleteRangeResponse.js'
+import type { ResponseOp as pb_ResponseOp } from './generated/etcdserverpb/ResponseOp.js'
+import type { TxnResponse as pb_TxnResponse } from './generated/etcdserverpb/TxnResponse.js'
+import type { CompactionResponse as pb_CompactionResponse } from './generated/etcdserverpb/CompactionResponse.js'
+import type { KeyValue as PbKeyValue } from './generated/mvccpb/KeyValue.js'
+import type {
+  Compare, CompareResult, CompareTarget, CompactionRequest, CompactionResponse, DeleteRangeRequest,
+  DeleteRangeResponse, KeyValue, PutRequest, PutResponse, RangeRequest, RangeResponse, RequestOp, ResponseHeader,
+  ResponseOp, SortOrder, SortTarget, TxnRequest, TxnResponse,
+} from '../etcdserver/types.js'
+
+const num = (s: string | undefined): number => (s === undefined || s === '' ? 0 : Number(s))
+const big = (s: string | undefined): bigint => (s === undefined || s === '' ? 0n : BigInt(s))
+
+const SORT_ORDERS: readonly SortOrder[] = ['NONE', 'ASCEND', 'DESCEND']
+const SORT_TARGETS: readonly SortTarget[] = ['KEY', 'VERSION', 'CREATE', 'MOD', 'VALUE']
+
+/** Map an enum value protobufjs left numeric (unknown to our proto) or named, onto the domain union. */
+function enumOf<T extends string>(names: readonly T[], v: string | number, fallback: T): T {
+  if (typeof v === 'number') return names[v] ?? fallback
+  return (names as readonly string[]).includes(v) ? (v as T) : fallback
+}
+
+export function toDomainRange(r: pb_RangeRequest__Output): RangeRequest {
+  return {
+    key: r.key,
+    rangeEnd: r.range_end,
+    limit: num(r.limit),
+    revision: num(r.revision),
+    // etcd sorts nothing for an order it does not know; NONE does the same.
+    sortOrder: enumOf(SORT_ORDERS, r.sort_order, 'NONE'),
+    sortTarget: enumOf(SORT_TARGETS, r.sort_target, 'KEY'),
+    serializable: r.serializable,
+    keysOnly: r.keys_only,
+    countOnly: r.count_only,
+    minModRevision: num(r.min_mod_revision),
+    maxModRevision: num(r.max_mod_revision),
+    minCreateRevision: num(r.min_create_revision),
+    maxCreateRevision: num(r.max_create_revision),
+  }
+}
+
+export function toDomainPut(r: pb_PutRequest__Output): PutRequest {
+  return { key: r.key, value: r.value, lease: big(r.lease), prevKv: r.prev_kv, ignoreValue: r.ignore_value, ignoreLease: r.ignore_lease }
+}
+
+export function toDomainDeleteRange(r: pb_DeleteRangeRequest__Output): DeleteRangeRequest {
+  return { key: r.key, rangeEnd: r.range_end, prevKv: r.prev_kv }
+}
+
+const COMPARE_TARGETS: readonly CompareTarget[] = ['VERSION', 'CREATE', 'MOD', 'VALUE', 'LEASE']
+const COMPARE_RESULTS: readonly CompareResult[] = ['EQUAL', 'GREATER', 'LESS', 'NOT_EQUAL']
+
+function toDomainCompare(c: pb_Compare__Output): Compare {
+  const base = {
+    key: c.key,
+    rangeEnd: c.range_end,
+    target: enumOf(COMPARE_TARGETS, c.target, 'VERSION'),
+    result: enumOf(COMPARE_RESULTS, c.result, 'EQUAL'),
+  }
+  switch (c.target_union) {
+    case 'version': return { ...base, version: num(c.version) }
+    case 'create_revision': return { ...base, createRevision: num(c.create_revision) }
+    case 'mod_revision': return { ...base, modRevision: num(c.mod_revision) }
+    case 'value': return c.value === undefined ? base : { ...base, value: c.value }
+    case 'lease': return { ...base, lease: big(c.lease) }
+    default: return base
+  }
+}
+
+function toDomainOp(op: pb_RequestOp__Output): RequestOp {
+  switch (op.request) {
+    case 'request_range': return op.request_range ? { type: 'range', request: toDomainRange(op.request_range) } : { type: 'empty' }
+    case 'request_put': return op.request_put ? { type: 'put', request: toDomainPut(op.request_put) } : { type: 'empty' }
+    case 'request_delete_range':
+      return op.request_delete_range ? { type: 'deleteRange', request: toDomainDeleteRange(op.request_delete_range) } : { type: 'empty' }
+    case 'request_txn': return op.request_txn ? { type: 'txn', request: toDomainTxn(op.request_txn) } : { type: 'empty' }
+    default: return { type: 'empty' }
+  }
+}
+
+export function toDomainTxn(r: pb_TxnRequest__Output): TxnRequest {
+  return { compare: r.compare.map(toDomainCompare), success: r.success.map(toDomainOp), failure: r.failure.map(toDomainOp) }
+}
+
+export function toDomainCompaction(r: pb_CompactionRequest__Output): CompactionRequest {
+  return { revision: num(r.revision), physical: r.physical }
+}
+
+// ---- domain -> protobuf ----
+
+export function toPbHeader(h: ResponseHeader): pb_ResponseHeader {
+  return { cluster_id: h.clusterId.toString(), member_id: h.memberId.toString(), revision: h.revision, raft_term: h.raftTerm }
+}
+
+export function toPbKeyValue(kv: KeyValue): PbKeyValue {
+  return {
+    key: kv.key,
+    create_revision: kv.createRevision,
+    mod_revision: kv.modRevision,
+    version: kv.version,
+    value: kv.value,
+    lease: kv.lease === 0n ? 0 : kv.lease.toString(),
+  }
+}
+
+export function toPbRangeResponse(r: RangeResponse): pb_RangeResponse {
+  return { header: toPbHeader(r.header), kvs: r.kvs.map(toPbKeyValue), more: r.more, count: r.count }
+}
+
+export function toPbPutResponse(r: PutResponse): pb_PutResponse {
+  return r.prevKv === undefined ? { header: toPbHeader(r.header) } : { header: toPbHeader(r.header), prev_kv: toPbKeyValue(r.prevKv) }
+}
+
+export function toPbDeleteRangeResponse(r: DeleteRangeResponse): pb_DeleteRangeResponse {
+  return { header: toPbHeader(r.header), deleted: r.deleted, prev_kvs: r.prevKvs.map(toPbKeyValue) }
+}
+
+function toPbResponseOp(op: ResponseOp): pb_ResponseOp {
+  switch (op.type) {
+    case 'range': return { response_range: toPbRangeResponse(op.response) }
+    case 'put': return { response_put: toPbPutResponse(op.response) }
+    case 'deleteRange': return { response_delete_range: toPbDeleteRangeResponse(op.response) }
+    case 'txn': return { response_txn: toPbTxnResponse(op.response) }
+    case 'empty': return {}
+  }
+}
+
+export function toPbTxnResponse(r: TxnResponse): pb_TxnResponse {
+  return { header: toPbHeader(r.header), succeeded: r.succeeded, responses: r.responses.map(toPbResponseOp) }
+}
+
+export function toPbCompactionResponse(r: CompactionResponse): pb_CompactionResponse {
+  return { header: toPbHeader(r.header) }
+}

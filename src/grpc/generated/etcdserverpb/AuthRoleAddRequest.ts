@@ -1,0 +1,10 @@
+// Original file: proto/etcdserverpb/rpc.proto
+
+
+export interface AuthRoleAddRequest {
+  'name'?: (string);
+}
+
+export interface AuthRoleAddRequest__Output {
+  'name': (string);
+}

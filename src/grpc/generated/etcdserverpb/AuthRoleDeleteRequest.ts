@@ -1,0 +1,10 @@
+// Original file: proto/etcdserverpb/rpc.proto
+
+
+export interface AuthRoleDeleteRequest {
+  'role'?: (string);
+}
+
+export interface AuthRoleDeleteRequest__Output {
+  'role': (string);
+}

@@ -1,0 +1,10 @@
+// Original file: proto/etcdserverpb/rpc.proto
+
+
+export interface AuthRoleGetRequest {
+  'role'?: (string);
+}
+
+export interface AuthRoleGetRequest__Output {
+  'role': (string);
+}

@@ -1,0 +1,12 @@
+// Original file: proto/etcdserverpb/rpc.proto
+
+
+export interface AuthUserChangePasswordRequest {
+  'name'?: (string);
+  'password'?: (string);
+}
+
+export interface AuthUserChangePasswordRequest__Output {
+  'name': (string);
+  'password': (string);
+}

@@ -1,0 +1,20 @@
+// Original file: proto/etcdserverpb/rpc.proto
+
+import type { ResponseHeader as _etcdserverpb_ResponseHeader, ResponseHeader__Output as _etcdserverpb_ResponseHeader__Output } from '../etcdserverpb/ResponseHeader.js';
+import type { Long } from '@grpc/proto-loader';
+
+export interface LeaseTimeToLiveResponse {
+  'header'?: (_etcdserverpb_ResponseHeader | null);
+  'ID'?: (number | string | Long);
+  'TTL'?: (number | string | Long);
+  'grantedTTL'?: (number | string | Long);
+  'keys'?: (Buffer | Uint8Array | string)[];
+}
+
+export interface LeaseTimeToLiveResponse__Output {
+  'header': (_etcdserverpb_ResponseHeader__Output | null);
+  'ID': (string);
+  'TTL': (string);
+  'grantedTTL': (string);
+  'keys': (Buffer)[];
+}

@@ -1,0 +1,72 @@
+// createGrpcServer(): registers every etcd v3 service in one place, binds, and shuts down gracefully.
+import * as grpc from '@grpc/grpc-js'
+import type { EtcdServer } from '../etcdserver/etcd-server.js'
+import { loadEtcdProto } from './proto.js'
+import { kvHandlers } from './kv.js'
+import { unimplementedHandlers } from './unimplemented.js'
+import type { ErrorReporter } from './status.js'
+
+/** gRPC accepts this much more than --max-request-bytes, so etcd's own size error is what clients see. */
+export const GRPC_OVERHEAD_BYTES = 512 * 1024
+
+export interface GrpcServerOptions {
+  readonly maxRequestBytes: number
+  readonly report: ErrorReporter
+}
+
+export interface GrpcEndpoint {
+  readonly host: string
+  readonly port: number
+}
+
+export class GrpcServer {
+  private readonly server: grpc.Server
+  private stopping: Promise<void> | undefined
+
+  constructor(etcd: EtcdServer, opts: GrpcServerOptions) {
+    this.server = new grpc.Server({
+      'grpc.max_receive_message_length': opts.maxRequestBytes + GRPC_OVERHEAD_BYTES,
+      'grpc.max_send_message_length': 2 ** 31 - 1,
+      'grpc.max_concurrent_streams': 2 ** 31 - 1,
+    })
+    const proto = loadEtcdProto()
+    this.server.addService(proto.etcdserverpb.KV.service, kvHandlers(etcd, opts.report))
+    const pending = [
+      proto.etcdserverpb.Watch.service,
+      proto.etcdserverpb.Lease.service,
+      proto.etcdserverpb.Cluster.service,
+      proto.etcdserverpb.Maintenance.service,
+      proto.etcdserverpb.Auth.service,
+      proto.v3lockpb.Lock.service,
+      proto.v3electionpb.Election.service,
+    ]
+    for (const def of pending) this.server.addService(def, unimplementedHandlers(def))
+  }
+
+  /** Bind host:port (port 0 picks a free port) and return the bound endpoint. */
+  bind(host: string, port: number): Promise<GrpcEndpoint> {
+    const target = host.includes(':') && !host.startsWith('[') ? `[${host}]:${port}` : `${host}:${port}`
+    return new Promise((resolve, reject) => {
+      this.server.bindAsync(target, grpc.ServerCredentials.createInsecure(), (err, bound) => {
+        if (err !== null) reject(err)
+        else resolve({ host, port: bound })
+      })
+    })
+  }
+
+  /** Stop accepting calls, let calls in flight finish (up to graceMs), then force the rest closed. */
+  shutdown(graceMs = 5000): Promise<void> {
+    this.stopping ??= new Promise<void>((resolve) => {
+      const timer = setTimeout(() => {
+        this.server.forceShutdown()
+        resolve()
+      }, graceMs)
+      timer.unref()
+      this.server.tryShutdown(() => {
+        clearTimeout(timer)
+        resolve()
+      })
+    })
+    return this.stopping
+  }
+}

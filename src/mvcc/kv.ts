@@ -1,0 +1,97 @@
+// Contracts of the MVCC store, as etcd's mvcc/kv.go. Implementations: kvstore.ts, kvstore-txn.ts.
+import type { RangeEnd } from '../pkg/bytes.js'
+
+/** A key-value pair at some revision (mvccpb.KeyValue). `lease` is 0n when the key has no lease. */
+export interface KeyValue {
+  readonly key: Uint8Array
+  readonly createRevision: number
+  readonly modRevision: number
+  readonly version: number
+  readonly value: Uint8Array
+  readonly lease: bigint
+}
+
+export interface RangeOptions {
+  /** At most this many kvs; 0 or less means no limit. `count` still counts every match. */
+  readonly limit?: number
+  /** Read at this revision; 0 or less means the view's revision. */
+  readonly rev?: number
+  /** Return only the count. */
+  readonly count?: boolean
+}
+
+export interface RangeResult {
+  readonly kvs: KeyValue[]
+  /** The view's revision (not the requested one), as etcd reports it. */
+  readonly rev: number
+  /** Number of keys that matched, before any limit. */
+  readonly count: number
+}
+
+/** One change made by a write txn: a put (full kv) or a delete (kv holds only the key). */
+export interface Change {
+  readonly type: 'put' | 'delete'
+  readonly kv: KeyValue
+}
+
+/**
+ * A consistent view of the store at one revision. Every call is synchronous, so a view never observes a
+ * concurrent write.
+ */
+export interface ReadView {
+  /** The first revision still readable: the compacted revision (-1 before any compaction). */
+  firstRev(): number
+  /** The revision the view reads at. */
+  rev(): number
+  /**
+   * Keys in [key, end) at `ro.rev` (0: the view's revision). `end` undefined: the single key; FROM_KEY:
+   * every key >= `key`. Throws FutureRevError for ro.rev > rev(), CompactedError for ro.rev < firstRev().
+   */
+  range(key: Uint8Array, end: RangeEnd, ro?: RangeOptions): RangeResult
+}
+
+export type TxnRead = ReadView
+
+export interface WriteView {
+  /** Delete the keys in the range; returns how many and the txn's revision (unchanged when nothing). */
+  deleteRange(key: Uint8Array, end: RangeEnd): { readonly deleted: number; readonly rev: number }
+  /** Put a key; returns the revision the txn will commit at. */
+  put(key: Uint8Array, value: Uint8Array, lease: bigint): number
+}
+
+/**
+ * A write transaction. It is synchronous from begin to `end()`: no await may sit between them, which is
+ * what makes it atomic. `end()` publishes the new revision and returns it; durability is awaited
+ * separately with {@link KV.sync}.
+ */
+export interface TxnWrite extends ReadView, WriteView {
+  changes(): readonly Change[]
+  end(): number
+}
+
+/** Receives every committed write txn, synchronously, in revision order (watch hooks in here). */
+export type TxnObserver = (rev: number, changes: readonly Change[]) => void
+
+export interface CompactResult {
+  /** Resolves when the physical compaction has finished (etcd's physical=true waits on it). */
+  readonly done: Promise<void>
+}
+
+export interface KV {
+  /** Newest revision, including writes not yet durable. */
+  rev(): number
+  /** Newest revision known to be durable; reads are served here. */
+  durableRev(): number
+  /** The compacted revision, -1 before any compaction. */
+  compactRev(): number
+  /** A read view at the newest durable revision. */
+  read(): TxnRead
+  /** Begin a write txn (synchronous until end()). */
+  write(): TxnWrite
+  /** Resolves once revision `rev` (and all before it) is durable. */
+  sync(rev: number): Promise<void>
+  /** Compact history up to `rev` (see kvstore-compaction.ts). */
+  compact(rev: number): Promise<CompactResult>
+  /** Stop background work, then close the backend. */
+  close(): Promise<void>
+}

@@ -1,0 +1,185 @@
+// Mirrors etcd mvcc/kvstore.go: the revisioned store over a Backend, with an in-memory key index.
+import type { Backend } from '../backend/backend.js'
+import { META } from '../backend/schema.js'
+import { invariant } from '../pkg/verify.js'
+import { CompactedError, FutureRevError, RevisionNotFoundError } from './errors.js'
+import type { Change, CompactResult, KV, KeyValue, TxnObserver, TxnRead, TxnWrite } from './kv.js'
+import { decodeKeyValue } from './kv-codec.js'
+import { bytesToRev, isRevKey, isTombstone, revToBytes, type Revision } from './revision.js'
+import { TreeIndex } from './tree-index.js'
+import { KeyIndex } from './key-index.js'
+import { decodeStored, StoreTxnRead, StoreTxnWrite } from './kvstore-txn.js'
+import { Compactor } from './kvstore-compaction.js'
+
+export interface KvStoreOptions {
+  /** Revision-log keys deleted per physical compaction step (etcd's CompactionBatchLimit). */
+  readonly compactionBatchLimit: number
+  /** Keys read per step when rebuilding the index on open (etcd's restoreChunkKeys). */
+  readonly restoreChunkKeys: number
+}
+
+export const KVSTORE_DEFAULTS: KvStoreOptions = { compactionBatchLimit: 1000, restoreChunkKeys: 10000 }
+
+/**
+ * KvStore: revisions, the key index and compaction over one Backend.
+ *
+ * Revisions: a fresh store is at revision 1. `rev()` counts every ended write txn; `durableRev()` trails
+ * it until the backend commit that holds those writes completes. Reads (`read()`) are served at the
+ * durable revision, so a read never sees a write that is not yet durable, and sees every write that
+ * was acknowledged (acknowledgement waits for `sync`).
+ */
+export class KvStore implements KV {
+  /** @internal */ readonly backend: Backend
+  /** @internal */ readonly index = new TreeIndex()
+  private currentRev = 1
+  private compactMainRev = -1
+  private durable = 1
+  private readonly observers: TxnObserver[] = []
+  private readonly compactor: Compactor
+  private closed = false
+
+  private constructor(backend: Backend, opts: KvStoreOptions) {
+    this.backend = backend
+    this.compactor = new Compactor(this, opts.compactionBatchLimit)
+  }
+
+  /** Open a store over `backend`, rebuilding the key index from the revision log. */
+  static async open(backend: Backend, opts: Partial<KvStoreOptions> = {}): Promise<KvStore> {
+    const o = { ...KVSTORE_DEFAULTS, ...opts }
+    const s = new KvStore(backend, o)
+    await s.restore(o.restoreChunkKeys)
+    return s
+  }
+
+  rev(): number {
+    return this.currentRev
+  }
+
+  durableRev(): number {
+    return this.durable
+  }
+
+  compactRev(): number {
+    return this.compactMainRev
+  }
+
+  read(): TxnRead {
+    return new StoreTxnRead(this, this.compactMainRev, this.durable)
+  }
+
+  write(): TxnWrite {
+    this.checkOpen()
+    return new StoreTxnWrite(this, this.currentRev)
+  }
+
+  /** Register an observer of committed write txns (called synchronously inside end()). */
+  observe(fn: TxnObserver): void {
+    this.observers.push(fn)
+  }
+
+  async sync(rev: number): Promise<void> {
+    if (this.durable >= rev) return
+    await this.backend.commit()
+    if (rev > this.durable) this.durable = rev
+  }
+
+  /**
+   * Compact at `rev`: rev <= compacted revision -> CompactedError; rev > current -> FutureRevError.
+   * The new compacted revision takes effect for reads at once; the index and physical passes run in the
+   * background (FIFO) and `done` resolves when they finish.
+   */
+  async compact(rev: number): Promise<CompactResult> {
+    this.checkCompact(rev)
+    // The compact revision must be durable before reads depend on it (reads are served at durableRev).
+    await this.sync(rev)
+    this.checkCompact(rev)
+    this.checkOpen()
+    this.compactMainRev = rev
+    this.backend.put('meta', META.scheduledCompactRev, revToBytes({ main: rev, sub: 0 }))
+    await this.backend.commit()
+    return { done: this.compactor.schedule(rev) }
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return
+    this.closed = true
+    await this.compactor.stop()
+    await this.backend.close()
+  }
+
+  /** @internal Called by StoreTxnWrite.end(): publish the revision and notify observers. */
+  endWrite(changes: readonly Change[]): number {
+    if (changes.length === 0) return this.currentRev
+    this.currentRev++
+    for (const fn of this.observers) fn(this.currentRev, changes)
+    return this.currentRev
+  }
+
+  /** @internal Point-read the value stored at a (non-tombstone) revision. */
+  readRevision(rev: Revision): KeyValue {
+    return decodeStored(this.backend.get('key', revToBytes(rev)), rev)
+  }
+
+  /** @internal */
+  setCompactRev(rev: number): void {
+    this.compactMainRev = rev
+  }
+
+  get isClosed(): boolean {
+    return this.closed
+  }
+
+  private checkOpen(): void {
+    if (this.closed) throw new Error('mvcc: store is closed')
+  }
+
+  private checkCompact(rev: number): void {
+    if (rev <= this.compactMainRev) throw new CompactedError()
+    if (rev > this.currentRev) throw new FutureRevError()
+  }
+
+  /** Rebuild the key index from the revision log (etcd's restore), then resume an unfinished compaction. */
+  private async restore(chunk: number): Promise<void> {
+    const finished = this.backend.get('meta', META.finishedCompactRev)
+    if (finished !== undefined) this.compactMainRev = bytesToRev(finished).main
+    const scheduledRaw = this.backend.get('meta', META.scheduledCompactRev)
+    let scheduled = scheduledRaw === undefined ? 0 : bytesToRev(scheduledRaw).main
+
+    let min = revToBytes({ main: 1, sub: 0 })
+    const max = new Uint8Array(18).fill(0xff)
+    let last = 1
+    for (;;) {
+      const entries = await this.backend.scan('key', min, max, chunk)
+      for (const { key, value } of entries) {
+        invariant(isRevKey(key), 'restore: malformed revision key')
+        const rev = bytesToRev(key)
+        const kv = decodeKeyValue(value)
+        last = rev.main
+        const ki = this.index.keyIndex(kv.key)
+        if (ki !== undefined) {
+          if (isTombstone(key)) {
+            try {
+              ki.tombstone(rev.main, rev.sub)
+            } catch (e) {
+              if (!(e instanceof RevisionNotFoundError)) throw e
+            }
+          } else ki.put(rev.main, rev.sub)
+        } else if (!isTombstone(key)) {
+          const nki = new KeyIndex(kv.key.slice())
+          nki.restore({ main: kv.createRevision, sub: 0 }, rev, kv.version)
+          this.index.insert(nki)
+        }
+      }
+      if (entries.length < chunk) break
+      const lastRev = bytesToRev((entries[entries.length - 1] as { key: Uint8Array }).key)
+      min = revToBytes({ main: lastRev.main, sub: lastRev.sub + 1 })
+    }
+    this.currentRev = Math.max(last, this.compactMainRev, 1)
+    this.durable = this.currentRev
+    if (scheduled <= this.compactMainRev) scheduled = 0
+    if (scheduled !== 0) {
+      this.compactMainRev = scheduled
+      void this.compactor.schedule(scheduled).catch(() => undefined)
+    }
+  }
+}

@@ -1,0 +1,133 @@
+// Mirrors etcd mvcc/index.go (treeIndex): an ordered index of KeyIndex by key bytes.
+import { bytesToLatin1, FROM_KEY, type RangeEnd } from '../pkg/bytes.js'
+import { OrderedMap } from '../pkg/ordered-map.js'
+import { KeyIndex, type KeyAt } from './key-index.js'
+import { RevisionNotFoundError } from './errors.js'
+import type { Revision } from './revision.js'
+
+/** One key found by a range: its bytes and where it stood. */
+export interface IndexedKey extends KeyAt {
+  readonly key: Uint8Array
+}
+
+export class TreeIndex {
+  private readonly tree = new OrderedMap<KeyIndex>()
+
+  /** Number of KeyIndex entries (live keys plus keys with history only). */
+  get size(): number {
+    return this.tree.size
+  }
+
+  put(key: Uint8Array, rev: Revision): void {
+    const k = bytesToLatin1(key)
+    let ki = this.tree.get(k)
+    if (ki === undefined) {
+      ki = new KeyIndex(key)
+      this.tree.set(k, ki)
+    }
+    ki.put(rev.main, rev.sub)
+  }
+
+  tombstone(key: Uint8Array, rev: Revision): void {
+    const ki = this.tree.get(bytesToLatin1(key))
+    if (ki === undefined) throw new RevisionNotFoundError()
+    ki.tombstone(rev.main, rev.sub)
+  }
+
+  get(key: Uint8Array, atRev: number): KeyAt | undefined {
+    return this.tree.get(bytesToLatin1(key))?.get(atRev)
+  }
+
+  keyIndex(key: Uint8Array): KeyIndex | undefined {
+    return this.tree.get(bytesToLatin1(key))
+  }
+
+  insert(ki: KeyIndex): void {
+    this.tree.set(bytesToLatin1(ki.key), ki)
+  }
+
+  /**
+   * Keys live at atRev in [key, end): `end` undefined means the single key, FROM_KEY means no upper
+   * bound. Calls `fn` in key order; `fn` returns false to stop early.
+   */
+  visitAt(key: Uint8Array, end: RangeEnd, atRev: number, fn: (k: IndexedKey) => boolean | void): void {
+    if (end === undefined) {
+      const ki = this.tree.get(bytesToLatin1(key))
+      const at = ki?.get(atRev)
+      if (ki !== undefined && at !== undefined) fn({ key: ki.key, ...at })
+      return
+    }
+    const stop = end === FROM_KEY ? undefined : bytesToLatin1(end)
+    this.tree.forEachRange(bytesToLatin1(key), stop, (_k, ki) => {
+      const at = ki.get(atRev)
+      if (at === undefined) return true
+      return fn({ key: ki.key, modified: at.modified, created: at.created, version: at.version })
+    })
+  }
+
+  /** All keys live at atRev in the range (see visitAt). */
+  range(key: Uint8Array, end: RangeEnd, atRev: number, limit = 0): IndexedKey[] {
+    const out: IndexedKey[] = []
+    this.visitAt(key, end, atRev, (k) => {
+      out.push(k)
+      return limit <= 0 || out.length < limit
+    })
+    return out
+  }
+
+  /** Number of keys live at atRev in the range. */
+  count(key: Uint8Array, end: RangeEnd, atRev: number): number {
+    let n = 0
+    this.visitAt(key, end, atRev, () => {
+      n++
+    })
+    return n
+  }
+
+  /** Revisions since `rev` of every key in the range, sorted (etcd's RangeSince). */
+  rangeSince(key: Uint8Array, end: RangeEnd, rev: number): Revision[] {
+    if (end === undefined) return this.tree.get(bytesToLatin1(key))?.since(rev) ?? []
+    const stop = end === FROM_KEY ? undefined : bytesToLatin1(end)
+    const out: Revision[] = []
+    this.tree.forEachRange(bytesToLatin1(key), stop, (_k, ki) => {
+      out.push(...ki.since(rev))
+    })
+    return out.sort((a, b) => (a.main !== b.main ? a.main - b.main : a.sub - b.sub))
+  }
+
+  /** A snapshot of every KeyIndex, in key order (for chunked compaction). */
+  snapshot(): KeyIndex[] {
+    const out: KeyIndex[] = []
+    for (const [, ki] of this.tree.entries()) out.push(ki)
+    return out
+  }
+
+  /** Compact one KeyIndex, removing it from the tree when it becomes empty. */
+  compactKey(ki: KeyIndex, atRev: number, available: Set<string>): void {
+    if (ki.isEmpty()) return
+    ki.compact(atRev, available)
+    if (ki.isEmpty()) {
+      const k = bytesToLatin1(ki.key)
+      if (this.tree.get(k) === ki) this.tree.delete(k)
+    }
+  }
+
+  /** Compact every key at once (tests and small stores; the store itself compacts in chunks). */
+  compact(atRev: number): Set<string> {
+    const available = new Set<string>()
+    for (const ki of this.snapshot()) this.compactKey(ki, atRev, available)
+    return available
+  }
+
+  /** Revisions that compaction at atRev would keep (etcd's Keep). */
+  keep(atRev: number): Set<string> {
+    const available = new Set<string>()
+    for (const [, ki] of this.tree.entries()) ki.keep(atRev, available)
+    return available
+  }
+
+  /** Every KeyIndex in key order (tests and verification). */
+  entries(): IterableIterator<[string, KeyIndex]> {
+    return this.tree.entries()
+  }
+}

@@ -1,0 +1,51 @@
+/**
+ * Typed errors with stable codes (Level's contract). Every code has exactly one gRPC mapping with etcd's
+ * verbatim message in grpc/status.ts; the compiler enforces that the mapping is total.
+ */
+
+export type ErrorCode =
+  | 'EMPTY_KEY'
+  | 'KEY_NOT_FOUND'
+  | 'VALUE_PROVIDED'
+  | 'LEASE_PROVIDED'
+  | 'TOO_MANY_OPS'
+  | 'DUPLICATE_KEY'
+  | 'COMPACTED'
+  | 'FUTURE_REV'
+  | 'LEASE_NOT_FOUND'
+  | 'REQUEST_TOO_LARGE'
+  | 'STOPPED'
+  | 'INVALID_ARGUMENT'
+  | 'UNIMPLEMENTED'
+
+/** The etcd message for each code, without the "etcdserver: " prefix the gRPC layer adds where etcd does. */
+export const ERROR_MESSAGES: Readonly<Record<ErrorCode, string>> = {
+  EMPTY_KEY: 'etcdserver: key is not provided',
+  KEY_NOT_FOUND: 'etcdserver: key not found',
+  VALUE_PROVIDED: 'etcdserver: value is provided',
+  LEASE_PROVIDED: 'etcdserver: lease is provided',
+  TOO_MANY_OPS: 'etcdserver: too many operations in txn request',
+  DUPLICATE_KEY: 'etcdserver: duplicate key given in txn request',
+  COMPACTED: 'etcdserver: mvcc: required revision has been compacted',
+  FUTURE_REV: 'etcdserver: mvcc: required revision is a future revision',
+  LEASE_NOT_FOUND: 'etcdserver: requested lease not found',
+  REQUEST_TOO_LARGE: 'etcdserver: request is too large',
+  STOPPED: 'etcdserver: server stopped',
+  INVALID_ARGUMENT: 'etcdserver: invalid argument',
+  UNIMPLEMENTED: 'etcdserver: unimplemented',
+}
+
+/** Base of every domain error. `code` is stable; `message` is etcd's text for that code. */
+export class EtcdError extends Error {
+  readonly code: ErrorCode
+  constructor(code: ErrorCode, message?: string, options?: { cause?: unknown }) {
+    super(message ?? ERROR_MESSAGES[code], options)
+    this.code = code
+    this.name = 'EtcdError'
+  }
+}
+
+/** True for an {@link EtcdError}, optionally of one code. */
+export function isEtcdError(e: unknown, code?: ErrorCode): e is EtcdError {
+  return e instanceof EtcdError && (code === undefined || e.code === code)
+}
