@@ -12,7 +12,8 @@ export interface Config {
   readonly dataDir: string
   readonly memory: boolean
   readonly listenClientUrls: readonly ClientUrl[]
-  readonly advertiseClientUrls: readonly string[]
+  /** Client URLs to advertise; undefined advertises the bound listen URLs. */
+  readonly advertiseClientUrls: readonly string[] | undefined
   readonly maxRequestBytes: number
   readonly maxTxnOps: number
   readonly unsafeNoFsync: boolean
@@ -108,7 +109,7 @@ export function parseArgs(argv: readonly string[]): ParseResult {
   const name = str('name') ?? 'default'
   const listen = (str('listen-client-urls') ?? 'http://127.0.0.1:2379').split(',').map((u) => parseUrl(u.trim(), 'listen-client-urls'))
   const advertiseRaw = str('advertise-client-urls')
-  const advertise = advertiseRaw === undefined ? listen.map((l) => l.url) : advertiseRaw.split(',').map((u) => parseUrl(u.trim(), 'advertise-client-urls').url)
+  const advertise = advertiseRaw === undefined ? undefined : advertiseRaw.split(',').map((u) => parseUrl(u.trim(), 'advertise-client-urls').url)
   const logLevel = str('log-level') ?? 'info'
   if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
     throw new UsageError(`invalid value "${logLevel}" for flag --log-level: must be one of ${LOG_LEVELS.join(', ')}`)

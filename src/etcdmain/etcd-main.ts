@@ -51,9 +51,11 @@ async function serve(cfg: Config): Promise<number> {
     process.once('SIGINT', () => resolve('SIGINT'))
     process.once('SIGTERM', () => resolve('SIGTERM'))
   })
+  const bound: string[] = []
   try {
     for (const u of cfg.listenClientUrls) {
       const l = await etcd.listen({ host: u.host, port: u.port })
+      bound.push(`http://${l.endpoint}`)
       logger.info('serving client traffic insecurely', { address: l.endpoint })
       process.stdout.write(`etcdlite: ready to serve client requests on http://${l.endpoint}\n`)
     }
@@ -67,7 +69,7 @@ async function serve(cfg: Config): Promise<number> {
     'data-dir': cfg.memory ? ':memory:' : cfg.dataDir,
     'member-id': etcd.server.memberId.toString(16),
     'cluster-id': etcd.server.clusterId.toString(16),
-    'advertise-client-urls': cfg.advertiseClientUrls,
+    'advertise-client-urls': cfg.advertiseClientUrls ?? bound,
   })
   const signal = await stopped
   logger.info('received signal; shutting down', { signal })
