@@ -1,31 +1,34 @@
-import type { AbstractBatchOperation, AbstractBatchOptions, AbstractLevel, AbstractSublevel } from 'abstract-level'
+import type { AbstractBatchOperation, AbstractBatchOptions, AbstractLevel } from 'abstract-level'
 import { EtcdError } from '../pkg/errors.js'
 import { deferred, type Deferred } from '../pkg/deferred.js'
 import type { Backend, Entry } from './backend.js'
-import { BUCKETS, type Bucket } from './schema.js'
+import { BUCKET_PREFIX, type Bucket } from './schema.js'
 
 type Db = AbstractLevel<Uint8Array | string, Uint8Array, Uint8Array>
-type Sub = AbstractSublevel<Db, Uint8Array | string, Uint8Array, Uint8Array>
 type Op = AbstractBatchOperation<Db, Uint8Array, Uint8Array>
 
 /** A batch being filled or in flight: its ops, a read buffer over them, and the waiters of its commit. */
 interface Batch {
   readonly ops: Op[]
-  /** bucket-prefixed latin1 key -> value, or null for a delete; the newest write wins. */
+  /** Prefixed key as latin1 -> value, or null for a delete; the newest write wins. */
   readonly buf: Map<string, Uint8Array | null>
   readonly done: Deferred<void>
-  requested: boolean
 }
 
 function newBatch(): Batch {
   const done = deferred<void>()
   // A batch may complete with nobody waiting on it; never let that become an unhandled rejection.
   done.promise.catch(() => undefined)
-  return { ops: [], buf: new Map(), done, requested: false }
+  return { ops: [], buf: new Map(), done }
 }
 
-const bufKey = (bucket: Bucket, key: Uint8Array): string =>
-  bucket[0] + Buffer.from(key.buffer, key.byteOffset, key.byteLength).toString('latin1')
+/** The stored key: the bucket's prefix byte, then the key. */
+function prefixed(bucket: Bucket, key: Uint8Array): Buffer {
+  const out = Buffer.allocUnsafe(key.length + 1)
+  out[0] = BUCKET_PREFIX[bucket]
+  out.set(key, 1)
+  return out
+}
 
 export interface LevelBackendOptions {
   /** Sync each commit to disk (etcd's default; --unsafe-no-fsync turns it off). */
@@ -34,62 +37,55 @@ export interface LevelBackendOptions {
 
 /**
  * The one Backend implementation: any abstract-level database (classic-level on disk, memory-level in
- * memory), one sublevel per bucket, one `db.batch()` per group commit.
+ * memory), buckets as key prefixes, one `db.batch()` per group commit and at most one batch in flight.
  */
 export class LevelBackend implements Backend {
   readonly syncWrites: boolean
   private readonly db: Db
-  private readonly subs: Record<Bucket, Sub>
   private cur: Batch = newBatch()
   private inflight: Batch | undefined
   private failed: Error | undefined
   private closed = false
 
-  private constructor(db: Db, subs: Record<Bucket, Sub>, opts: LevelBackendOptions) {
+  private constructor(db: Db, opts: LevelBackendOptions) {
     this.db = db
-    this.subs = subs
     this.syncWrites = opts.syncWrites
   }
 
   /** Open (or create) the database and wrap it. The caller hands over ownership: close() closes it. */
   static async open(db: Db, opts: LevelBackendOptions): Promise<LevelBackend> {
     if (db.status !== 'open') await db.open()
-    const subs: Partial<Record<Bucket, Sub>> = {}
-    for (const b of BUCKETS) {
-      const sub = db.sublevel<Uint8Array, Uint8Array>(b, { keyEncoding: 'view', valueEncoding: 'view' })
-      // A sublevel opens asynchronously after its parent; synchronous reads need it open.
-      await sub.open()
-      subs[b] = sub
-    }
-    return new LevelBackend(db, subs as Record<Bucket, Sub>, opts)
+    return new LevelBackend(db, opts)
   }
 
   get(bucket: Bucket, key: Uint8Array): Uint8Array | undefined {
+    const k = prefixed(bucket, key)
     if (this.cur.buf.size !== 0 || this.inflight !== undefined) {
-      const k = bufKey(bucket, key)
-      let v = this.cur.buf.get(k)
-      if (v === undefined && this.inflight !== undefined) v = this.inflight.buf.get(k)
+      const s = k.toString('latin1')
+      let v = this.cur.buf.get(s)
+      if (v === undefined && this.inflight !== undefined) v = this.inflight.buf.get(s)
       if (v !== undefined) return v ?? undefined
     }
-    return this.subs[bucket].getSync(key)
+    return this.db.getSync(k)
   }
 
   put(bucket: Bucket, key: Uint8Array, value: Uint8Array): void {
     this.checkWritable()
-    this.cur.ops.push({ type: 'put', sublevel: this.subs[bucket], key, value } as unknown as Op)
-    this.cur.buf.set(bufKey(bucket, key), value)
+    const k = prefixed(bucket, key)
+    this.cur.ops.push({ type: 'put', key: k, value })
+    this.cur.buf.set(k.toString('latin1'), value)
   }
 
   del(bucket: Bucket, key: Uint8Array): void {
     this.checkWritable()
-    this.cur.ops.push({ type: 'del', sublevel: this.subs[bucket], key } as unknown as Op)
-    this.cur.buf.set(bufKey(bucket, key), null)
+    const k = prefixed(bucket, key)
+    this.cur.ops.push({ type: 'del', key: k })
+    this.cur.buf.set(k.toString('latin1'), null)
   }
 
   commit(): Promise<void> {
     if (this.failed !== undefined) return Promise.reject(this.failed)
     if (this.cur.ops.length === 0) return this.inflight?.done.promise ?? Promise.resolve()
-    this.cur.requested = true
     const p = this.cur.done.promise
     if (this.inflight === undefined) this.flush()
     return p
@@ -97,12 +93,12 @@ export class LevelBackend implements Backend {
 
   async scan(bucket: Bucket, gte: Uint8Array, lt: Uint8Array, limit: number): Promise<Entry[]> {
     const out: Entry[] = []
-    const it = this.subs[bucket].iterator({ gte, lt, limit })
+    const it = this.db.iterator({ gte: prefixed(bucket, gte), lt: prefixed(bucket, lt), limit })
     try {
       for (;;) {
         const chunk = await it.nextv(Math.min(limit - out.length, 1000))
         if (chunk.length === 0) break
-        for (const [key, value] of chunk) out.push({ key, value })
+        for (const [key, value] of chunk) out.push({ key: key.subarray(1), value })
         if (out.length >= limit) break
       }
     } finally {
@@ -112,10 +108,10 @@ export class LevelBackend implements Backend {
   }
 
   async size(): Promise<number> {
-    const db = this.db as Db & { approximateSize?: (start: string, end: string) => Promise<number> }
+    const db = this.db as Db & { approximateSize?: (start: Uint8Array, end: Uint8Array) => Promise<number> }
     if (typeof db.approximateSize !== 'function') return 0
     try {
-      return await db.approximateSize('\x00', '\xff')
+      return await db.approximateSize(Uint8Array.of(0), Uint8Array.of(0xff))
     } catch {
       return 0
     }
@@ -126,9 +122,10 @@ export class LevelBackend implements Backend {
     this.closed = true
     if (this.failed === undefined) {
       try {
+        // Everything buffered is committed before the database closes.
         while (this.inflight !== undefined || this.cur.ops.length !== 0) {
-          if (this.cur.ops.length !== 0) await this.commitAll()
-          else await this.inflight?.done.promise
+          if (this.inflight === undefined) this.flush()
+          await this.inflight?.done.promise
         }
       } catch {
         // the failure is reported to every committer; closing still releases the database
@@ -137,19 +134,12 @@ export class LevelBackend implements Backend {
     await this.db.close()
   }
 
-  private commitAll(): Promise<void> {
-    this.closed = false
-    const p = this.commit()
-    this.closed = true
-    return p
-  }
-
   private checkWritable(): void {
     if (this.failed !== undefined) throw this.failed
     if (this.closed) throw new EtcdError('STOPPED')
   }
 
-  /** Write the current batch; batches written meanwhile wait for this one (one batch in flight). */
+  /** Write the current batch; writes buffered meanwhile form the next batch (group commit). */
   private flush(): void {
     const b = this.cur
     this.cur = newBatch()
