@@ -1,11 +1,16 @@
-// The KV service (etcd v3rpc/key.go): convert, call the server core, convert back, map errors once.
-import type { sendUnaryData } from '@grpc/grpc-js'
+// The KV service (etcd v3rpc/key.go): decode, call the server core, encode, and map errors once.
+// Range and Put, the hot paths, use the hand-written codec (kv-codec.ts) and receive domain requests
+// directly; the other methods go through proto-loader's objects and convert.ts.
+import type {
+  handleUnaryCall, sendUnaryData, ServiceDefinition, UntypedServiceImplementation,
+} from '@grpc/grpc-js'
 import type { EtcdServer } from '../etcdserver/etcd-server.js'
+import type { PutRequest, PutResponse, RangeRequest, RangeResponse } from '../etcdserver/types.js'
 import type { KVHandlers } from './generated/etcdserverpb/KV.js'
 import {
-  toDomainCompaction, toDomainDeleteRange, toDomainPut, toDomainRange, toDomainTxn, toPbCompactionResponse,
-  toPbDeleteRangeResponse, toPbPutResponse, toPbRangeResponse, toPbTxnResponse,
+  toDomainCompaction, toDomainDeleteRange, toDomainTxn, toPbCompactionResponse, toPbDeleteRangeResponse, toPbTxnResponse,
 } from './convert.js'
+import { decodePutRequest, decodeRangeRequest, encodePutResponse, encodeRangeResponse } from './kv-codec.js'
 import { toServiceError, type ErrorReporter } from './status.js'
 
 /** Answer a unary call from a promise, mapping any failure through the one status table. */
@@ -16,18 +21,30 @@ function reply<Res>(cb: sendUnaryData<Res>, p: Promise<Res>, report: ErrorReport
   )
 }
 
-export function kvHandlers(server: EtcdServer, report: ErrorReporter): KVHandlers {
+/** The KV service definition with the hand-written codec on Range and Put. */
+export function kvServiceDefinition(base: ServiceDefinition): ServiceDefinition {
+  const range = base['Range']
+  const put = base['Put']
+  if (range === undefined || put === undefined) throw new Error('KV service definition lacks Range or Put')
   return {
-    Range(call, cb) {
-      try {
-        cb(null, toPbRangeResponse(server.range(toDomainRange(call.request))))
-      } catch (err) {
-        cb(toServiceError(err, report))
-      }
-    },
-    Put(call, cb) {
-      reply(cb, server.put(toDomainPut(call.request)).then(toPbPutResponse), report)
-    },
+    ...base,
+    Range: { ...range, requestDeserialize: decodeRangeRequest, responseSerialize: encodeRangeResponse },
+    Put: { ...put, requestDeserialize: decodePutRequest, responseSerialize: encodePutResponse },
+  }
+}
+
+export function kvHandlers(server: EtcdServer, report: ErrorReporter): UntypedServiceImplementation {
+  const range: handleUnaryCall<RangeRequest, RangeResponse> = (call, cb) => {
+    try {
+      cb(null, server.range(call.request))
+    } catch (err) {
+      cb(toServiceError(err, report))
+    }
+  }
+  const put: handleUnaryCall<PutRequest, PutResponse> = (call, cb) => {
+    reply(cb, server.put(call.request), report)
+  }
+  const rest: Pick<KVHandlers, 'DeleteRange' | 'Txn' | 'Compact'> = {
     DeleteRange(call, cb) {
       reply(cb, server.deleteRange(toDomainDeleteRange(call.request)).then(toPbDeleteRangeResponse), report)
     },
@@ -38,5 +55,5 @@ export function kvHandlers(server: EtcdServer, report: ErrorReporter): KVHandler
       reply(cb, server.compact(toDomainCompaction(call.request)).then(toPbCompactionResponse), report)
     },
   }
+  return { ...rest, Range: range, Put: put } as UntypedServiceImplementation
 }
-

@@ -2,7 +2,7 @@
 import * as grpc from '@grpc/grpc-js'
 import type { EtcdServer } from '../etcdserver/etcd-server.js'
 import { loadEtcdProto } from './proto.js'
-import { kvHandlers } from './kv.js'
+import { kvHandlers, kvServiceDefinition } from './kv.js'
 import { unimplementedHandlers } from './unimplemented.js'
 import type { ErrorReporter } from './status.js'
 
@@ -32,7 +32,7 @@ export class GrpcServer {
       'grpc.enable_channelz': 0,
     })
     const proto = loadEtcdProto()
-    this.server.addService(proto.etcdserverpb.KV.service, kvHandlers(etcd, opts.report))
+    this.server.addService(kvServiceDefinition(proto.etcdserverpb.KV.service), kvHandlers(etcd, opts.report))
     const pending = [
       proto.etcdserverpb.Watch.service,
       proto.etcdserverpb.Lease.service,

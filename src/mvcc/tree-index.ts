@@ -22,7 +22,8 @@ export class TreeIndex {
     const k = bytesToLatin1(key)
     let ki = this.tree.get(k)
     if (ki === undefined) {
-      ki = new KeyIndex(key)
+      // Copy: the caller's bytes may be a view into a whole request buffer, or be reused by the caller.
+      ki = new KeyIndex(key.slice())
       this.tree.set(k, ki)
     }
     ki.put(rev.main, rev.sub)
