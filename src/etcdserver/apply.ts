@@ -89,10 +89,12 @@ export function applyDeleteRange(tw: TxnWrite, dr: DeleteRangeRequest): DeleteRa
   return { header: innerHeader(rev), deleted, prevKvs }
 }
 
-/** True when every op in both branches, recursively, is a Range (etcd's isTxnReadonly). */
+/**
+ * True when every op of both branches is a Range (etcd's isTxnReadonly). As in etcd, a nested txn makes
+ * the txn a write txn even when it only reads: it then runs as a write txn that changes nothing.
+ */
 export function isTxnReadonly(r: TxnRequest): boolean {
-  const ro = (ops: readonly RequestOp[] | undefined): boolean =>
-    (ops ?? []).every((op) => op.type === 'range' || (op.type === 'txn' && isTxnReadonly(op.request)) || op.type === 'empty')
+  const ro = (ops: readonly RequestOp[] | undefined): boolean => (ops ?? []).every((op) => op.type === 'range')
   return ro(r.success) && ro(r.failure)
 }
 
