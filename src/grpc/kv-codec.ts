@@ -8,6 +8,7 @@ import {
 import type { PutRequest, PutResponse, RangeRequest, RangeResponse, ResponseHeader, SortOrder, SortTarget } from '../etcdserver/types.js'
 
 const EMPTY: Uint8Array = new Uint8Array(0)
+const FROM_KEY_END: Uint8Array = Uint8Array.of(0)
 const SORT_ORDERS: readonly SortOrder[] = ['NONE', 'ASCEND', 'DESCEND']
 const SORT_TARGETS: readonly SortTarget[] = ['KEY', 'VERSION', 'CREATE', 'MOD', 'VALUE']
 
@@ -39,7 +40,12 @@ export function decodeRangeRequest(buf: Uint8Array): RangeRequest {
     const field = Math.floor(tag / 8)
     const wt = tag & 7
     if (wt === WIRE_LEN && field === 1) r.key = rd.bytes()
-    else if (wt === WIRE_LEN && field === 2) r.rangeEnd = rd.bytes()
+    else if (wt === WIRE_LEN && field === 2) {
+      const end = rd.bytes()
+      // etcd (gogoproto) tells a range_end sent empty from one not sent, and reads the former as "to the
+      // end of the keyspace", exactly like "\0".
+      r.rangeEnd = end.length === 0 ? FROM_KEY_END : end
+    }
     else if (wt !== WIRE_VARINT) rd.skip(wt)
     else {
       switch (field) {

@@ -1,0 +1,34 @@
+// etcdlite in process: openEtcd({ memory: true }) called directly. EtcdErrors are mapped to the
+// { gRPC status, etcd message } pair through the server's own TO_GRPC table, as the gRPC layer would.
+import { openEtcd } from '../../../src/embed/etcd.js'
+import { TO_GRPC } from '../../../src/grpc/status.js'
+import { EtcdError } from '../../../src/pkg/errors.js'
+import { ClientError, SUPPORTS_ALL, type Adapter, type EtcdTestClient } from '../client.js'
+
+async function mapped<T>(p: () => Promise<T>): Promise<T> {
+  try {
+    return await p()
+  } catch (e) {
+    if (e instanceof EtcdError) {
+      const [code, message] = TO_GRPC[e.code]
+      throw new ClientError(code, message === '' ? e.message : message)
+    }
+    throw e
+  }
+}
+
+export const embeddedAdapter: Adapter = {
+  name: 'embedded',
+  supports: SUPPORTS_ALL,
+  async factory(): Promise<EtcdTestClient> {
+    const etcd = await openEtcd({ memory: true })
+    return {
+      range: (r) => mapped(() => etcd.range(r)),
+      put: (r) => mapped(() => etcd.put(r)),
+      deleteRange: (r) => mapped(() => etcd.deleteRange(r)),
+      txn: (r) => mapped(() => etcd.txn(r)),
+      compact: (r) => mapped(() => etcd.compact(r)),
+      close: () => etcd.close(),
+    }
+  },
+}

@@ -1,0 +1,82 @@
+// etcdlite served over gRPC, reached through the `etcd3` npm client: its own protos (renamed enums, same
+// numbers), its own connection pool, and its own error casting (castGrpcError). Errors are mapped back
+// from what etcd3 hands out (error class + message), so the suite proves a real client parses ours.
+import {
+  Etcd3, EtcdLeaseInvalidError, GRPCAbortedError, GRPCAlreadyExistsError, GRPCCancelledError, GRPCDataLossError,
+  GRPCDeadlineExceededError, GRPCFailedPreconditionError, GRPCInternalError, GRPCInvalidArgumentError,
+  GRPCNotFoundError, GRPCNotImplementedError, GRPCOutOfRangeError, GRPCResourceExhastedError,
+  GRPCUnauthenticatedError, GRPCUnavailableError, GRPCUnknownError, EtcdPermissionDeniedError,
+} from 'etcd3'
+import { openEtcd } from '../../../src/embed/etcd.js'
+import { ClientError, SUPPORTS_ALL, type Adapter, type EtcdTestClient } from '../client.js'
+import {
+  fromPbCompaction, fromPbDeleteRange, fromPbPut, fromPbRange, fromPbTxn, toPbCompaction, toPbDeleteRange, toPbPut,
+  toPbRange, toPbTxn,
+} from './pb.js'
+
+type ErrorClass = abstract new (...args: never[]) => Error
+
+/** etcd3's grpcCodeToError, inverted: the class it picks tells the status code. */
+const CLASS_CODES: ReadonlyArray<readonly [ErrorClass, number]> = [
+  [GRPCCancelledError, 1], [GRPCUnknownError, 2], [GRPCInvalidArgumentError, 3], [GRPCDeadlineExceededError, 4],
+  [GRPCNotFoundError, 5], [GRPCAlreadyExistsError, 6], [EtcdPermissionDeniedError, 7], [GRPCResourceExhastedError, 8],
+  [GRPCFailedPreconditionError, 9], [GRPCAbortedError, 10], [GRPCOutOfRangeError, 11], [GRPCNotImplementedError, 12],
+  [GRPCInternalError, 13], [GRPCUnavailableError, 14], [GRPCDataLossError, 15], [GRPCUnauthenticatedError, 16],
+]
+
+/** grpc-js puts "<code> <STATUS_NAME>: <details>" in the message; etcd3 keeps it. */
+const STATUS_TEXT = /^(\d+) [A-Z_]+: ([\s\S]*)$/
+/** etcd3 matches "etcdserver: requested lease not found" and wraps the whole text in its own sentence. */
+const LEASE_TEXT = /^Lease ([\s\S]*) is expired or revoked$/
+
+function toClientError(e: Error): ClientError | undefined {
+  if (e instanceof EtcdLeaseInvalidError) {
+    const inner = LEASE_TEXT.exec(e.message)?.[1]
+    const m = inner === undefined ? null : STATUS_TEXT.exec(inner)
+    return m?.[2] === undefined ? undefined : new ClientError(5, m[2])
+  }
+  const row = CLASS_CODES.find(([cls]) => e instanceof cls)
+  const m = STATUS_TEXT.exec(e.message)
+  if (row === undefined || m?.[2] === undefined) return undefined
+  if (Number(m[1]) !== row[1]) throw new Error(`etcd3 cast status ${m[1]} to ${e.constructor.name}`, { cause: e })
+  return new ClientError(row[1], m[2])
+}
+
+async function call<T>(p: () => Promise<unknown>, parse: (x: unknown) => T): Promise<T> {
+  let res: unknown
+  try {
+    res = await p()
+  } catch (e) {
+    const ce = e instanceof Error ? toClientError(e) : undefined
+    throw ce ?? e
+  }
+  return parse(res)
+}
+
+export const etcd3Adapter: Adapter = {
+  name: 'etcd3',
+  supports: SUPPORTS_ALL,
+  async factory(): Promise<EtcdTestClient> {
+    const etcd = await openEtcd({ memory: true })
+    let client: Etcd3
+    try {
+      const { endpoint } = await etcd.listen({ port: 0 })
+      client = new Etcd3({ hosts: `http://${endpoint}` })
+    } catch (e) {
+      await etcd.close()
+      throw e
+    }
+    const kv = client.kv
+    return {
+      range: (r) => call(() => kv.range(toPbRange(r)), fromPbRange),
+      put: (r) => call(() => kv.put(toPbPut(r)), fromPbPut),
+      deleteRange: (r) => call(() => kv.deleteRange(toPbDeleteRange(r)), fromPbDeleteRange),
+      txn: (r) => call(() => kv.txn(toPbTxn(r)), fromPbTxn),
+      compact: (r) => call(() => kv.compact(toPbCompaction(r)), fromPbCompaction),
+      async close() {
+        client.close()
+        await etcd.close()
+      },
+    }
+  },
+}

@@ -1,0 +1,19 @@
+// etcdlite served over gRPC (openEtcd().listen on port 0), reached with a raw @grpc/grpc-js client.
+import { openEtcd } from '../../../src/embed/etcd.js'
+import { SUPPORTS_ALL, type Adapter } from '../client.js'
+import { rawTestClient } from './raw.js'
+
+export const grpcAdapter: Adapter = {
+  name: 'grpc',
+  supports: SUPPORTS_ALL,
+  async factory() {
+    const etcd = await openEtcd({ memory: true })
+    try {
+      const { endpoint } = await etcd.listen({ port: 0 })
+      return rawTestClient(endpoint, () => etcd.close())
+    } catch (e) {
+      await etcd.close()
+      throw e
+    }
+  },
+}

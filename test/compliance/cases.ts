@@ -1,0 +1,109 @@
+// The data model of the compliance cases and the small builders the case tables are written with.
+// A case is a list of steps on a fresh server (revision 1); every step is one KV call and, optionally,
+// the exact response (`want`) or the exact error (`err`) it must produce. Steps with neither must
+// simply succeed (seed data). Bytes are written as latin1 strings, so '\x00' and '\xff' are single bytes.
+import { status } from '@grpc/grpc-js'
+import type {
+  Compare, CompactionRequest, CompactionResponse, DeleteRangeRequest, DeleteRangeResponse, KeyValue, PutRequest,
+  PutResponse, RangeRequest, RangeResponse, RequestOp, ResponseHeader, ResponseOp, TxnRequest, TxnResponse,
+} from '../../src/etcdserver/types.js'
+import type { Feature } from './client.js'
+
+/** A value as the suite compares it: bytes become latin1 strings, undefined fields disappear. */
+export type View<T> = T extends Uint8Array
+  ? string
+  : T extends bigint | number | string | boolean | undefined
+    ? T
+    : T extends readonly (infer E)[]
+      ? View<E>[]
+      : { readonly [K in keyof T]: View<T[K]> }
+
+/** An outer response as compared: everything but the header, plus the header's revision as `rev`. */
+export type Want<R extends { readonly header: ResponseHeader }> = Omit<View<R>, 'header'> & { readonly rev: number }
+
+export interface WantError {
+  readonly code: number
+  readonly message: string
+}
+
+interface Check<R extends { readonly header: ResponseHeader }> {
+  readonly want?: Want<R>
+  readonly err?: WantError
+}
+
+export type Step =
+  | ({ readonly range: RangeRequest } & Check<RangeResponse>)
+  | ({ readonly put: PutRequest } & Check<PutResponse>)
+  | ({ readonly deleteRange: DeleteRangeRequest } & Check<DeleteRangeResponse>)
+  | ({ readonly txn: TxnRequest } & Check<TxnResponse>)
+  | ({ readonly compact: CompactionRequest } & Check<CompactionResponse>)
+
+export interface Case {
+  /** States the behaviour, e.g. "range with limit sets more and counts every match". */
+  readonly name: string
+  readonly steps: readonly Step[]
+  /** Capabilities the case needs; adapters without them skip it. */
+  readonly requires?: readonly Feature[]
+  /** A known etcdlite deviation from etcd (reported); ignored by the oracle, which must pass it. */
+  readonly todo?: string
+}
+
+// ---- builders ----
+
+/** Bytes from a latin1 string, as a plain Uint8Array (not a Buffer: the domain type is Uint8Array). */
+export const b = (s: string): Uint8Array => new Uint8Array(Buffer.from(s, 'latin1'))
+
+/** A KeyValue as the suite compares it. */
+export const kv = (key: string, value: string, createRevision: number, modRevision: number, version: number, lease = 0n): View<KeyValue> =>
+  ({ key, createRevision, modRevision, version, value, lease })
+
+/** The header of a response nested in a txn: etcd fills only the revision there. */
+export const ih = (revision: number): ResponseHeader => ({ clusterId: 0n, memberId: 0n, revision, raftTerm: 0 })
+
+/** Seed puts: key=value pairs in order, each must succeed. */
+export const puts = (...pairs: readonly (readonly [string, string])[]): Step[] =>
+  pairs.map(([k, v]) => ({ put: { key: b(k), value: b(v) } }))
+
+// RequestOp builders for txns.
+export const opRange = (request: RangeRequest): RequestOp => ({ type: 'range', request })
+export const opPut = (key: string, value: string, o: Omit<PutRequest, 'key' | 'value'> = {}): RequestOp =>
+  ({ type: 'put', request: { ...o, key: b(key), value: b(value) } })
+export const opDel = (key: string, rangeEnd?: string, o: Omit<DeleteRangeRequest, 'key' | 'rangeEnd'> = {}): RequestOp =>
+  ({ type: 'deleteRange', request: rangeEnd === undefined ? { ...o, key: b(key) } : { ...o, key: b(key), rangeEnd: b(rangeEnd) } })
+export const opTxn = (request: TxnRequest): RequestOp => ({ type: 'txn', request })
+
+/** A compare on one key (or [key, rangeEnd)) with the operand in the field `target` names. */
+export function cmp(key: string, target: Compare['target'], result: Compare['result'], operand: number | bigint | string, rangeEnd?: string): Compare {
+  const base = rangeEnd === undefined ? { key: b(key), target, result } : { key: b(key), rangeEnd: b(rangeEnd), target, result }
+  switch (target) {
+    case 'VERSION': return { ...base, version: Number(operand) }
+    case 'CREATE': return { ...base, createRevision: Number(operand) }
+    case 'MOD': return { ...base, modRevision: Number(operand) }
+    case 'VALUE': return { ...base, value: b(String(operand)) }
+    case 'LEASE': return { ...base, lease: BigInt(operand) }
+  }
+}
+
+// Expected inner responses (View form).
+export const rPut = (revision: number, prevKv?: View<KeyValue>): View<ResponseOp> =>
+  ({ type: 'put', response: prevKv === undefined ? { header: ih(revision) } : { header: ih(revision), prevKv } })
+export const rRange = (revision: number, kvs: View<KeyValue>[], count = kvs.length, more = false): View<ResponseOp> =>
+  ({ type: 'range', response: { header: ih(revision), kvs, more, count } })
+export const rDel = (revision: number, deleted: number, prevKvs: View<KeyValue>[] = []): View<ResponseOp> =>
+  ({ type: 'deleteRange', response: { header: ih(revision), deleted, prevKvs } })
+export const rTxn = (succeeded: boolean, responses: View<ResponseOp>[]): View<ResponseOp> =>
+  ({ type: 'txn', response: { header: ih(0), succeeded, responses } })
+
+// etcd's errors, verbatim (rpctypes), with their gRPC status.
+export const ERR = {
+  emptyKey: { code: status.INVALID_ARGUMENT, message: 'etcdserver: key is not provided' },
+  keyNotFound: { code: status.INVALID_ARGUMENT, message: 'etcdserver: key not found' },
+  valueProvided: { code: status.INVALID_ARGUMENT, message: 'etcdserver: value is provided' },
+  leaseProvided: { code: status.INVALID_ARGUMENT, message: 'etcdserver: lease is provided' },
+  tooManyOps: { code: status.INVALID_ARGUMENT, message: 'etcdserver: too many operations in txn request' },
+  duplicateKey: { code: status.INVALID_ARGUMENT, message: 'etcdserver: duplicate key given in txn request' },
+  requestTooLarge: { code: status.INVALID_ARGUMENT, message: 'etcdserver: request is too large' },
+  compacted: { code: status.OUT_OF_RANGE, message: 'etcdserver: mvcc: required revision has been compacted' },
+  futureRev: { code: status.OUT_OF_RANGE, message: 'etcdserver: mvcc: required revision is a future revision' },
+  leaseNotFound: { code: status.NOT_FOUND, message: 'etcdserver: requested lease not found' },
+} as const satisfies Record<string, WantError>
