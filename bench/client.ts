@@ -1,0 +1,211 @@
+// The load generator for bench/run.ts: one process, one workload, one server. The same code runs against
+// etcd and etcdlite; it prints one ClientResult as JSON on stdout and progress markers on stderr.
+//
+//   node build/bench/client.js --endpoint 127.0.0.1:2379 --op put --clients 16 --channels 16 \
+//     --seconds 5 --warmup 1 --key-size 16 --value-size 128 --key-space 10000 [--serializable]
+import { randomBytes } from 'node:crypto'
+import { parseArgs } from 'node:util'
+import * as grpc from '@grpc/grpc-js'
+import { loadEtcdProto } from '../src/grpc/proto.js'
+import type { KVClient } from '../src/grpc/generated/etcdserverpb/KV.js'
+import { SampleBuffer, quantile } from './lib/stats.js'
+import { MEASURE_END, MEASURE_START, type ClientResult, type LoadParams, type Op } from './lib/workloads.js'
+
+interface ClientArgs extends LoadParams {
+  readonly endpoint: string
+  readonly op: Op
+  readonly clients: number
+  readonly channels: number
+}
+
+function parseClientArgs(argv: readonly string[]): ClientArgs {
+  const { values } = parseArgs({
+    args: [...argv],
+    options: {
+      endpoint: { type: 'string' },
+      op: { type: 'string' },
+      clients: { type: 'string', default: '1' },
+      channels: { type: 'string', default: '1' },
+      seconds: { type: 'string', default: '5' },
+      warmup: { type: 'string', default: '1' },
+      'key-size': { type: 'string', default: '16' },
+      'value-size': { type: 'string', default: '128' },
+      'key-space': { type: 'string', default: '10000' },
+      serializable: { type: 'boolean', default: false },
+    },
+    strict: true,
+  })
+  const num = (name: string, v: string | undefined, min: number): number => {
+    const n = Number(v)
+    if (!Number.isFinite(n) || n < min) throw new Error(`--${name} must be a number ≥ ${min}, got ${String(v)}`)
+    return n
+  }
+  const op = values.op
+  if (op !== 'put' && op !== 'range') throw new Error(`--op must be put or range, got ${String(op)}`)
+  if (values.endpoint === undefined) throw new Error('--endpoint host:port is required')
+  const clients = Math.floor(num('clients', values.clients, 1))
+  const channels = Math.floor(num('channels', values.channels, 1))
+  if (channels > clients) throw new Error('--channels must be ≤ --clients')
+  return {
+    endpoint: values.endpoint,
+    op,
+    clients,
+    channels,
+    seconds: num('seconds', values.seconds, 0.1),
+    warmupSeconds: num('warmup', values.warmup, 0),
+    keySize: Math.floor(num('key-size', values['key-size'], 2)),
+    valueSize: Math.floor(num('value-size', values['value-size'], 0)),
+    keySpace: Math.floor(num('key-space', values['key-space'], 1)),
+    serializable: values.serializable,
+  }
+}
+
+/** A key of exactly `size` bytes: a one-letter prefix and a zero-padded decimal index. */
+function makeKey(prefix: string, index: number, size: number): Buffer {
+  const digits = String(index)
+  if (digits.length + prefix.length > size) throw new Error(`--key-size ${size} is too small for key index ${index}`)
+  return Buffer.from(prefix + digits.padStart(size - prefix.length, '0'), 'latin1')
+}
+
+/** Open `n` KV clients, each on its own channel (and so its own TCP connection), and wait until all are ready. */
+async function openChannels(endpoint: string, n: number): Promise<KVClient[]> {
+  const proto = loadEtcdProto()
+  const clients: KVClient[] = []
+  for (let i = 0; i < n; i++) {
+    // grpc-js shares subchannels (connections) between channels with equal target and options by
+    // default; a local subchannel pool gives every channel its own connection.
+    clients.push(new proto.etcdserverpb.KV(endpoint, grpc.credentials.createInsecure(), { 'grpc.use_local_subchannel_pool': 1 }))
+  }
+  const deadline = Date.now() + 10_000
+  await Promise.all(clients.map((c) => new Promise<void>((resolve, reject) => {
+    c.waitForReady(deadline, (err) => (err === undefined || err === null ? resolve() : reject(err)))
+  })))
+  return clients
+}
+
+type Call = () => Promise<void>
+
+function putCall(kv: KVClient, keys: readonly Buffer[], value: Buffer, next: () => number): Call {
+  return () => new Promise<void>((resolve, reject) => {
+    const key = keys[next()]
+    if (key === undefined) throw new Error('put: key index out of range')
+    kv.Put({ key, value }, (err, res) => {
+      if (err !== null) reject(err)
+      else if (res?.header === null || res?.header === undefined) reject(new Error('put: response without header'))
+      else resolve()
+    })
+  })
+}
+
+function rangeCall(kv: KVClient, key: Buffer, valueSize: number, serializable: boolean): Call {
+  return () => new Promise<void>((resolve, reject) => {
+    kv.Range({ key, serializable }, (err, res) => {
+      if (err !== null) reject(err)
+      else if (res?.kvs.length !== 1 || res.kvs[0]?.value.length !== valueSize) reject(new Error('range: expected the pre-populated key'))
+      else resolve()
+    })
+  })
+}
+
+async function run(args: ClientArgs): Promise<ClientResult> {
+  const channels = await openChannels(args.endpoint, args.channels)
+  try {
+    const value = randomBytes(args.valueSize)
+    const rangeKey = makeKey('r', 0, args.keySize)
+    let calls: Call[]
+    if (args.op === 'put') {
+      const keys = Array.from({ length: args.keySpace }, (_, i) => makeKey('p', i, args.keySize))
+      let seq = 0
+      const next = (): number => {
+        const i = seq
+        seq = (seq + 1) % keys.length
+        return i
+      }
+      calls = Array.from({ length: args.clients }, (_, i) => putCall(channels[i % channels.length] as KVClient, keys, value, next))
+    } else {
+      // Pre-populate the one key every range request reads.
+      await putCall(channels[0] as KVClient, [rangeKey], value, () => 0)()
+      calls = Array.from({ length: args.clients }, (_, i) => rangeCall(channels[i % channels.length] as KVClient, rangeKey, args.valueSize, args.serializable))
+    }
+
+    const samples = new SampleBuffer()
+    let errors = 0
+    let firstError: string | null = null
+    const t0 = performance.now()
+    const measureStart = t0 + args.warmupSeconds * 1000
+    const measureEnd = measureStart + args.seconds * 1000
+    let lastDone = measureStart
+    let cpuStart: NodeJS.CpuUsage | undefined
+    let wallCpuStart = 0
+    const markStart = (): void => {
+      if (cpuStart !== undefined) return
+      cpuStart = process.cpuUsage()
+      wallCpuStart = performance.now()
+      process.stderr.write(`${MEASURE_START}\n`)
+    }
+    if (args.warmupSeconds === 0) markStart()
+    const startTimer = setTimeout(markStart, Math.max(0, measureStart - performance.now()))
+
+    const loop = async (call: Call): Promise<void> => {
+      for (;;) {
+        const start = performance.now()
+        if (start >= measureEnd) return
+        try {
+          await call()
+          const done = performance.now()
+          if (start >= measureStart) {
+            samples.push(done - start)
+            if (done > lastDone) lastDone = done
+          }
+        } catch (e) {
+          errors++
+          firstError ??= e instanceof Error ? e.message : String(e)
+          if (errors > 100 && samples.length === 0) throw new Error(`too many errors: ${firstError}`)
+        }
+      }
+    }
+    try {
+      await Promise.all(calls.map(loop))
+    } finally {
+      clearTimeout(startTimer)
+    }
+    markStart()
+    const cpu = process.cpuUsage(cpuStart)
+    const cpuWallMs = performance.now() - wallCpuStart
+    process.stderr.write(`${MEASURE_END}\n`)
+
+    const sorted = samples.sorted()
+    let sum = 0
+    for (const x of sorted) sum += x
+    const elapsedSeconds = (lastDone - measureStart) / 1000
+    const round = (x: number, d = 3): number => Number(x.toFixed(d))
+    return {
+      op: args.op,
+      clients: args.clients,
+      channels: args.channels,
+      ops: sorted.length,
+      errors,
+      firstError,
+      elapsedSeconds: round(elapsedSeconds),
+      opsPerSec: round(elapsedSeconds > 0 ? sorted.length / elapsedSeconds : 0, 1),
+      p50Ms: round(quantile(sorted, 0.5)),
+      p90Ms: round(quantile(sorted, 0.9)),
+      p99Ms: round(quantile(sorted, 0.99)),
+      maxMs: round(quantile(sorted, 1)),
+      meanMs: round(sorted.length > 0 ? sum / sorted.length : Number.NaN),
+      clientCpuPct: round(cpuWallMs > 0 ? ((cpu.user + cpu.system) / 1000 / cpuWallMs) * 100 : 0, 1),
+    }
+  } finally {
+    for (const c of channels) c.close()
+  }
+}
+
+run(parseClientArgs(process.argv.slice(2))).then(
+  (result) => {
+    process.stdout.write(`${JSON.stringify(result)}\n`)
+  },
+  (err: unknown) => {
+    process.stderr.write(`bench client: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`)
+    process.exitCode = 1
+  },
+)

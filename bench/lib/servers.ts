@@ -1,0 +1,157 @@
+// Server processes under test for bench/run.ts: the real etcd (through the test helper) and the etcdlite
+// CLI (started here so extra node flags such as --cpu-prof can be passed), plus /proc sampling.
+import { spawn, type ChildProcess } from 'node:child_process'
+import { once } from 'node:events'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { ETCDLITE_BIN, startReferenceEtcd } from '../../test/helpers/processes.js'
+
+export type ServerName = 'etcd' | 'etcdlite'
+
+/** A running server with a data dir on disk that this module owns. */
+export interface BenchServer {
+  readonly name: ServerName
+  /** host:port for gRPC clients. */
+  readonly endpoint: string
+  readonly pid: number
+  readonly dataDir: string
+  /** Stop gracefully (SIGTERM, SIGKILL after `graceMs`) and remove the data dir. Idempotent. */
+  dispose(graceMs?: number): Promise<void>
+  /** Synchronous last resort for exit paths: SIGKILL and remove the data dir. Idempotent. */
+  killSync(): void
+}
+
+function running(proc: ChildProcess): boolean {
+  return proc.exitCode === null && proc.signalCode === null
+}
+
+async function stopProcess(proc: ChildProcess, graceMs: number): Promise<void> {
+  if (!running(proc)) return
+  const exit = once(proc, 'exit')
+  proc.kill('SIGTERM')
+  const timer = setTimeout(() => proc.kill('SIGKILL'), graceMs)
+  try {
+    await exit
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
+/** Start the real etcd with a fresh temp data dir and etcd's default (durable) settings. */
+export async function startEtcd(extraArgs: readonly string[]): Promise<BenchServer> {
+  const s = await startReferenceEtcd(extraArgs)
+  const pid = s.proc.pid
+  const dataDir = s.dataDir
+  if (pid === undefined || dataDir === undefined) throw new Error('etcd: no pid or data dir')
+  let disposed = false
+  return {
+    name: 'etcd',
+    endpoint: s.endpoint,
+    pid,
+    dataDir,
+    dispose: async (graceMs = 5000) => {
+      if (disposed) return
+      disposed = true
+      await stopProcess(s.proc, graceMs)
+      rmSync(dataDir, { recursive: true, force: true })
+    },
+    killSync: () => {
+      if (running(s.proc)) s.proc.kill('SIGKILL')
+      rmSync(dataDir, { recursive: true, force: true })
+    },
+  }
+}
+
+export interface EtcdliteLaunch {
+  /** Flags for node itself, before the script (e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`). */
+  readonly nodeArgs: readonly string[]
+  /** Extra etcdlite flags (appended). The default is an on-disk data dir with durable writes. */
+  readonly args: readonly string[]
+}
+
+/** Start the etcdlite CLI on port 0 with a fresh temp data dir on disk (not --memory) and default durability. */
+export async function startEtcdlite(launch: EtcdliteLaunch): Promise<BenchServer> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'etcdlite-bench-'))
+  const proc = spawn(process.execPath, [
+    ...launch.nodeArgs, ETCDLITE_BIN,
+    '--listen-client-urls', 'http://127.0.0.1:0', '--data-dir', dataDir, '--log-level', 'warn', ...launch.args,
+  ], { stdio: ['ignore', 'pipe', 'pipe'] })
+  let stderr = ''
+  proc.stderr?.on('data', (d: Buffer) => {
+    stderr = (stderr + d.toString()).slice(-4000)
+  })
+  const killSync = (): void => {
+    if (running(proc)) proc.kill('SIGKILL')
+    rmSync(dataDir, { recursive: true, force: true })
+  }
+  let endpoint: string
+  try {
+    endpoint = await new Promise<string>((resolve, reject) => {
+      let out = ''
+      const timer = setTimeout(() => reject(new Error('etcdlite: no ready line within 20 s')), 20_000)
+      const onData = (d: Buffer): void => {
+        out += d.toString()
+        const m = /ready to serve client requests on http:\/\/(\S+)/.exec(out)
+        if (m?.[1] !== undefined) {
+          clearTimeout(timer)
+          proc.stdout?.off('data', onData)
+          proc.stdout?.resume()
+          resolve(m[1])
+        }
+      }
+      proc.stdout?.on('data', onData)
+      proc.once('exit', (code) => {
+        clearTimeout(timer)
+        reject(new Error(`etcdlite exited with ${String(code)} before ready: ${stderr}`))
+      })
+    })
+  } catch (e) {
+    killSync()
+    throw e
+  }
+  const pid = proc.pid
+  if (pid === undefined) {
+    killSync()
+    throw new Error('etcdlite: no pid')
+  }
+  let disposed = false
+  return {
+    name: 'etcdlite',
+    endpoint,
+    pid,
+    dataDir,
+    dispose: async (graceMs = 10_000) => {
+      if (disposed) return
+      disposed = true
+      // SIGTERM lets etcdlite close cleanly (and node write a --cpu-prof profile).
+      await stopProcess(proc, graceMs)
+      rmSync(dataDir, { recursive: true, force: true })
+    },
+    killSync,
+  }
+}
+
+/** CPU seconds (user + system) used so far by process `pid`, from /proc; undefined off Linux. */
+export function processCpuSeconds(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1')
+    // Fields after the parenthesised command name; utime and stime are fields 14 and 15 (1-based).
+    const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    const ticks = Number(rest[11]) + Number(rest[12])
+    // USER_HZ is 100 on every mainstream Linux build.
+    return Number.isFinite(ticks) ? ticks / 100 : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/** Resident set size of `pid` in MiB, from /proc; undefined off Linux. */
+export function processRssMiB(pid: number): number | undefined {
+  try {
+    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'latin1'))
+    return m?.[1] === undefined ? undefined : Number(m[1]) / 1024
+  } catch {
+    return undefined
+  }
+}
