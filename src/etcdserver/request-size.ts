@@ -1,25 +1,10 @@
 // The encoded size of a write request as etcd measures it against --max-request-bytes: the marshalled
 // InternalRaftRequest, i.e. the protobuf request plus a request header with a 64-bit ID and the wrapper.
+import { bigVarintSize, varintSize } from '../pkg/proto-wire.js'
 import type { Compare, DeleteRangeRequest, PutRequest, RangeRequest, RequestOp, TxnRequest } from './types.js'
 
-const varint = (n: number): number => {
-  let len = 1
-  let v = n < 0 ? 2 ** 64 + n : n
-  while (v >= 128) {
-    v = Math.floor(v / 128)
-    len++
-  }
-  return len
-}
-const bigVarint = (n: bigint): number => {
-  let v = BigInt.asUintN(64, n)
-  let len = 1
-  while (v >= 128n) {
-    v >>= 7n
-    len++
-  }
-  return len
-}
+const varint = varintSize
+const bigVarint = bigVarintSize
 const bytesField = (b: Uint8Array | undefined, tag = 1): number => (b === undefined || b.length === 0 ? 0 : tag + varint(b.length) + b.length)
 const intField = (n: number | undefined, tag = 1): number => (n === undefined || n === 0 ? 0 : tag + varint(n))
 const boolField = (b: boolean | undefined, tag = 1): number => (b === true ? tag + 1 : 0)

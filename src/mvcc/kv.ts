@@ -1,15 +1,12 @@
 // Contracts of the MVCC store, as etcd's mvcc/kv.go. Implementations: kvstore.ts, kvstore-txn.ts.
 import type { RangeEnd } from '../pkg/bytes.js'
+import type { WireKeyValue } from '../pkg/keyvalue-wire.js'
 
-/** A key-value pair at some revision (mvccpb.KeyValue). `lease` is 0n when the key has no lease. */
-export interface KeyValue {
-  readonly key: Uint8Array
-  readonly createRevision: number
-  readonly modRevision: number
-  readonly version: number
-  readonly value: Uint8Array
-  readonly lease: bigint
-}
+/**
+ * A key-value pair at some revision (mvccpb.KeyValue): key, value, create_revision, mod_revision, version
+ * (puts since creation) and lease (0n when none). Its wire form lives in pkg/keyvalue-wire.ts.
+ */
+export type KeyValue = WireKeyValue
 
 export interface RangeOptions {
   /** At most this many kvs; 0 or less means no limit. `count` still counts every match. */
