@@ -1,6 +1,6 @@
 // Mirrors etcd etcdserver/apply.go (applierV3backend): Range, Put, DeleteRange, Txn over mvcc views.
 // Everything here is synchronous: a write txn runs from begin to end() without an await.
-import { compareBytes, toRangeEnd } from '../pkg/bytes.js'
+import { compareBytes, equalBytes, inRange, toRangeEnd, type RangeEnd } from '../pkg/bytes.js'
 import { EtcdError } from '../pkg/errors.js'
 import { CompactedError, FutureRevError } from '../mvcc/errors.js'
 import type { KeyValue, ReadView, TxnWrite } from '../mvcc/kv.js'
@@ -144,12 +144,16 @@ function compareKV(c: Compare, kv: KeyValue | undefined): boolean {
       result = a < b ? -1 : a > b ? 1 : 0
       break
     }
+    case 'UNKNOWN':
+      result = 0
+      break
   }
   switch (c.result) {
     case 'EQUAL': return result === 0
     case 'NOT_EQUAL': return result !== 0
     case 'GREATER': return result > 0
     case 'LESS': return result < 0
+    case 'UNKNOWN': return true
   }
 }
 
@@ -169,15 +173,6 @@ function checkRequests(r: TxnRequest, path: boolean[], f: (op: RequestOp) => voi
   return txnCount
 }
 
-/** Pre-check of a write txn's puts: ignore_value/ignore_lease need the key, a lease must exist. */
-export function checkPut(rv: ReadView, p: PutRequest, leaseExists: LeaseLookup): void {
-  if (p.ignoreValue === true || p.ignoreLease === true) {
-    if (rv.range(p.key, undefined).kvs.length === 0) throw new EtcdError('KEY_NOT_FOUND')
-  }
-  const lease = p.lease ?? 0n
-  if (lease !== 0n && !leaseExists(lease)) throw new EtcdError('LEASE_NOT_FOUND')
-}
-
 /** Pre-check of a range's revision against the view (etcd's checkRequestRange). */
 export function checkRangeRev(rv: ReadView, r: RangeRequest): void {
   const rev = r.revision ?? 0
@@ -186,9 +181,37 @@ export function checkRangeRev(rv: ReadView, r: RangeRequest): void {
   if (rev < rv.firstRev()) throw new CompactedError()
 }
 
-/** Run every pre-check of a txn on the chosen path; a failure fails the whole txn before any write. */
+/**
+ * Run every pre-check of a txn on the chosen path; a failure fails the whole txn before any write.
+ *
+ * Puts with ignore_value/ignore_lease are checked in execution order against the state the txn will have
+ * reached by then: a key deleted by an earlier op of the same txn is missing. etcd 3.4 checks them only
+ * against the state before the txn and panics when such a put then finds no key; etcdlite refuses the
+ * whole txn with "key not found" and applies nothing (README "Deviations").
+ */
 export function checkTxnPath(rv: ReadView, r: TxnRequest, path: boolean[], isWrite: boolean, leaseExists: LeaseLookup): void {
-  if (isWrite) checkRequests(r, path, (op) => { if (op.type === 'put') checkPut(rv, op.request, leaseExists) })
+  if (isWrite) {
+    // Mutations met so far on the path, newest last: a put makes its key exist, a delete removes its range.
+    const earlier: ({ readonly put: Uint8Array } | { readonly del: Uint8Array; readonly end: RangeEnd })[] = []
+    const existsNow = (key: Uint8Array): boolean => {
+      for (let i = earlier.length - 1; i >= 0; i--) {
+        const m = earlier[i] as (typeof earlier)[number]
+        if ('put' in m) {
+          if (equalBytes(m.put, key)) return true
+        } else if (inRange(key, m.del, m.end)) return false
+      }
+      return rv.range(key, undefined).kvs.length !== 0
+    }
+    checkRequests(r, path, (op) => {
+      if (op.type === 'put') {
+        const p = op.request
+        if ((p.ignoreValue === true || p.ignoreLease === true) && !existsNow(p.key)) throw new EtcdError('KEY_NOT_FOUND')
+        const lease = p.lease ?? 0n
+        if (lease !== 0n && !leaseExists(lease)) throw new EtcdError('LEASE_NOT_FOUND')
+        earlier.push({ put: p.key })
+      } else if (op.type === 'deleteRange') earlier.push({ del: op.request.key, end: toRangeEnd(op.request.rangeEnd) })
+    })
+  }
   checkRequests(r, path, (op) => { if (op.type === 'range') checkRangeRev(rv, op.request) })
 }
 

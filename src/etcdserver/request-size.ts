@@ -36,6 +36,7 @@ function compareSize(c: Compare): number {
     case 'MOD': operand = c.modRevision === undefined ? 0 : 1 + varint(c.modRevision); break
     case 'VALUE': operand = c.value === undefined ? 0 : 1 + varint(c.value.length) + c.value.length; break
     case 'LEASE': operand = c.lease === undefined ? 0 : 1 + bigVarint(c.lease); break
+    case 'UNKNOWN': break
   }
   return (c.result !== 'EQUAL' ? 2 : 0) + (c.target !== 'VERSION' ? 2 : 0) + bytesField(c.key) + operand +
     (c.rangeEnd === undefined || c.rangeEnd.length === 0 ? 0 : 2 + varint(c.rangeEnd.length) + c.rangeEnd.length)

@@ -68,8 +68,13 @@ export interface DeleteRangeResponse {
   readonly prevKvs: KeyValue[]
 }
 
-export type CompareTarget = 'VERSION' | 'CREATE' | 'MOD' | 'VALUE' | 'LEASE'
-export type CompareResult = 'EQUAL' | 'GREATER' | 'LESS' | 'NOT_EQUAL'
+/**
+ * What a compare looks at. 'UNKNOWN' stands for a value the protocol does not define (a newer or broken
+ * client): as in etcd, it compares nothing and counts as equal.
+ */
+export type CompareTarget = 'VERSION' | 'CREATE' | 'MOD' | 'VALUE' | 'LEASE' | 'UNKNOWN'
+/** How a compare judges. 'UNKNOWN' stands for an undefined value: as in etcd, such a compare always holds. */
+export type CompareResult = 'EQUAL' | 'GREATER' | 'LESS' | 'NOT_EQUAL' | 'UNKNOWN'
 
 /**
  * One txn comparison. The operand is the field named by `target` (etcd's target_union); when that field

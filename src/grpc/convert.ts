@@ -68,8 +68,8 @@ function toDomainCompare(c: pb_Compare__Output): Compare {
   const base = {
     key: c.key,
     rangeEnd: c.range_end,
-    target: enumOf(COMPARE_TARGETS, c.target, 'VERSION'),
-    result: enumOf(COMPARE_RESULTS, c.result, 'EQUAL'),
+    target: enumOf(COMPARE_TARGETS, c.target, 'UNKNOWN'),
+    result: enumOf(COMPARE_RESULTS, c.result, 'UNKNOWN'),
   }
   switch (c.target_union) {
     case 'version': return { ...base, version: num(c.version) }

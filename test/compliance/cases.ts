@@ -81,6 +81,7 @@ export function cmp(key: string, target: Compare['target'], result: Compare['res
     case 'MOD': return { ...base, modRevision: Number(operand) }
     case 'VALUE': return { ...base, value: b(String(operand)) }
     case 'LEASE': return { ...base, lease: BigInt(operand) }
+    case 'UNKNOWN': return base
   }
 }
 

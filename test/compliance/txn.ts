@@ -15,7 +15,7 @@ const probe = (compare: Compare[], rev: number, succeeded: boolean): Step => txn
 // ---- compare matrix: k has create 2, mod 3, version 2, value 'm', lease 0 (at revision 3) ----
 const KSEED = puts(['k', 'a'], ['k', 'm'])
 /** For each target: an operand below, equal to, and above k's field. */
-const OPERANDS: Readonly<Record<CompareTarget, readonly [number | bigint | string, number | bigint | string, number | bigint | string]>> = {
+const OPERANDS: Readonly<Record<Exclude<CompareTarget, 'UNKNOWN'>, readonly [number | bigint | string, number | bigint | string, number | bigint | string]>> = {
   VERSION: [1, 2, 3],
   CREATE: [1, 2, 3],
   MOD: [2, 3, 4],
@@ -23,7 +23,7 @@ const OPERANDS: Readonly<Record<CompareTarget, readonly [number | bigint | strin
   LEASE: [-1n, 0n, 1n],
 }
 /** Whether `field RESULT operand` holds when the operand is below / equal / above the field. */
-const HOLDS: Readonly<Record<CompareResult, readonly [boolean, boolean, boolean]>> = {
+const HOLDS: Readonly<Record<Exclude<CompareResult, 'UNKNOWN'>, readonly [boolean, boolean, boolean]>> = {
   EQUAL: [false, true, false],
   GREATER: [true, false, false],
   LESS: [false, false, true],

@@ -12,8 +12,9 @@ import type {
 // Enum numbers from etcd's rpc.proto.
 const SORT_ORDER: Readonly<Record<SortOrder, number>> = { NONE: 0, ASCEND: 1, DESCEND: 2 }
 const SORT_TARGET: Readonly<Record<SortTarget, number>> = { KEY: 0, VERSION: 1, CREATE: 2, MOD: 3, VALUE: 4 }
-const COMPARE_RESULT: Readonly<Record<CompareResult, number>> = { EQUAL: 0, GREATER: 1, LESS: 2, NOT_EQUAL: 3 }
-const COMPARE_TARGET: Readonly<Record<CompareTarget, number>> = { VERSION: 0, CREATE: 1, MOD: 2, VALUE: 3, LEASE: 4 }
+// UNKNOWN stands for a number etcd's proto does not define; 9 is one.
+const COMPARE_RESULT: Readonly<Record<CompareResult, number>> = { EQUAL: 0, GREATER: 1, LESS: 2, NOT_EQUAL: 3, UNKNOWN: 9 }
+const COMPARE_TARGET: Readonly<Record<CompareTarget, number>> = { VERSION: 0, CREATE: 1, MOD: 2, VALUE: 3, LEASE: 4, UNKNOWN: 9 }
 
 export interface PbRangeRequest {
   key: Buffer

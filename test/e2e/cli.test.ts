@@ -1,0 +1,238 @@
+// The etcdlite command itself: flag parsing, exit codes, signals, limits and where data goes. Limits are
+// checked against the real etcd with the same flags when it is installed.
+import { after, before, describe, it } from 'node:test'
+import assert from 'node:assert/strict'
+import { spawnSync } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { readdir } from 'node:fs/promises'
+import { join } from 'node:path'
+import { spawnEtcdlite, type CliProcess } from '../helpers/cli-process.js'
+import { rawClient, type RawClient } from '../helpers/grpc-client.js'
+import { ETCDLITE_BIN, haveEtcd, startEtcdliteProcess, startReferenceEtcd, type ServerProcess } from '../helpers/processes.js'
+import { tempDir } from '../helpers/tmp.js'
+
+const b = (s: string): Buffer => Buffer.from(s)
+
+/** Run the CLI to completion (for flags that must make it exit at once), in `cwd`. */
+function runCli(args: readonly string[], cwd?: string): { code: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [ETCDLITE_BIN, ...args], { encoding: 'utf8', timeout: 15_000, ...(cwd !== undefined ? { cwd } : {}) })
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr }
+}
+
+async function withClient<T>(endpoint: string, f: (c: RawClient) => Promise<T>): Promise<T> {
+  const c = rawClient(endpoint)
+  try {
+    return await f(c)
+  } finally {
+    c.close()
+  }
+}
+
+const valueOf = async (c: RawClient, key: string): Promise<string | undefined> => {
+  const res = await c.kv.Range({ key: b(key) })
+  const kv = (res['kvs'] as Record<string, unknown>[])[0]
+  return kv === undefined ? undefined : (kv['value'] as Buffer).toString()
+}
+
+/** A call's failure as {code, details}, or 'ok'. */
+async function outcome(p: Promise<unknown>): Promise<unknown> {
+  try {
+    await p
+    return 'ok'
+  } catch (e) {
+    const err = e as { code?: number; details?: string }
+    return { code: err.code, details: err.details }
+  }
+}
+
+describe('etcdlite CLI: flags', () => {
+  const bad = [
+    { name: 'an unknown flag', args: ['--no-such-flag'], stderr: /flag provided but not defined: -no-such-flag/ },
+    { name: 'a non-numeric --max-txn-ops', args: ['--max-txn-ops', 'abc'], stderr: /invalid value "abc" for flag --max-txn-ops/ },
+    { name: 'a negative --max-request-bytes', args: ['--max-request-bytes', '-5'], stderr: /--max-request-bytes/ },
+    { name: 'a --listen-client-urls that is not a URL', args: ['--listen-client-urls', 'notaurl'], stderr: /invalid value "notaurl" for flag --listen-client-urls/ },
+    { name: 'a --listen-client-urls without a port', args: ['--listen-client-urls', 'http://127.0.0.1'], stderr: /--listen-client-urls/ },
+    { name: 'a flag missing its value', args: ['--data-dir'], stderr: /--data-dir/ },
+    { name: 'a bad boolean', args: ['--memory=maybe'], stderr: /--memory/ },
+    { name: 'a positional argument', args: ['serve'], stderr: /serve/ },
+  ]
+  for (const c of bad) {
+    it(`${c.name}: exits non-zero with a clear error and does not start`, async () => {
+      // Should the flag be accepted by mistake, the server must not touch port 2379 or the test's cwd.
+      const safe = [
+        ...(c.args.some((a) => /^--(memory|data-dir)/.test(a)) ? [] : ['--memory']),
+        ...(c.args.some((a) => a.startsWith('--listen-client-urls')) ? [] : ['--listen-client-urls', 'http://127.0.0.1:0']),
+      ]
+      const cwd = await tempDir('etcdlite-cwd-')
+      try {
+        const r = runCli([...safe, ...c.args], cwd.path)
+        assert.notEqual(r.code, null, 'it must exit by itself')
+        assert.notEqual(r.code, 0, `exit code; stderr: ${r.stderr}`)
+        assert.match(r.stderr, c.stderr)
+        assert.doesNotMatch(r.stdout, /ready to serve/)
+        assert.deepEqual(await readdir(cwd.path), [], 'nothing created')
+      } finally {
+        await cwd.remove()
+      }
+    })
+  }
+
+  it('--help prints the flags and exits 0', () => {
+    const r = runCli(['--help'])
+    assert.equal(r.code, 0, r.stderr)
+    for (const flag of ['--data-dir', '--listen-client-urls', '--max-txn-ops', '--max-request-bytes', '--memory']) assert.match(r.stdout, new RegExp(flag))
+  })
+
+  it('--version prints a version and exits 0', () => {
+    const r = runCli(['--version'])
+    assert.equal(r.code, 0, r.stderr)
+    assert.match(r.stdout, /\d+\.\d+\.\d+/)
+  })
+})
+
+describe('etcdlite CLI: signals', () => {
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    it(`${signal} exits 0 and the data is there after a restart`, async () => {
+      const dir = await tempDir('etcdlite-cli-')
+      let s: ServerProcess | undefined
+      try {
+        s = await startEtcdliteProcess({ dataDir: dir.path })
+        await withClient(s.endpoint, async (c) => {
+          await c.kv.Put({ key: b('sig'), value: b(signal) })
+          await c.kv.Txn({ success: [{ request_put: { key: b('sig/txn'), value: b('t') } }] })
+        })
+        assert.equal(await s.stop(signal), 0, `exit code after ${signal}`)
+        s = await startEtcdliteProcess({ dataDir: dir.path })
+        await withClient(s.endpoint, async (c) => {
+          assert.equal(await valueOf(c, 'sig'), signal)
+          assert.equal(await valueOf(c, 'sig/txn'), 't')
+          const res = await c.kv.Range({ key: b('sig') })
+          assert.equal((res['header'] as Record<string, unknown>)['revision'], '3')
+        })
+        assert.equal(await s.stop('SIGTERM'), 0)
+      } finally {
+        await s?.dispose()
+        await dir.remove()
+      }
+    })
+  }
+})
+
+interface LimitCase {
+  readonly name: string
+  readonly call: (c: RawClient) => Promise<unknown>
+  readonly want: unknown
+}
+
+const LIMITS: readonly { readonly flags: readonly string[]; readonly cases: readonly LimitCase[] }[] = [
+  {
+    flags: ['--max-txn-ops', '2'],
+    cases: [
+      {
+        name: 'a txn with 3 ops fails with etcd\'s message',
+        call: (c) => c.kv.Txn({ success: ['x', 'y', 'z'].map((k) => ({ request_put: { key: b(k), value: b('v') } })) }),
+        want: { code: 3, details: 'etcdserver: too many operations in txn request' },
+      },
+      {
+        name: 'a txn with 3 compares fails too',
+        call: (c) => c.kv.Txn({ compare: ['x', 'y', 'z'].map((k) => ({ key: b(k), target: 'VERSION', result: 'EQUAL', version: '0' })) }),
+        want: { code: 3, details: 'etcdserver: too many operations in txn request' },
+      },
+      {
+        name: 'a txn with 2 ops succeeds',
+        call: (c) => c.kv.Txn({ success: ['x', 'y'].map((k) => ({ request_put: { key: b(k), value: b('v') } })) }),
+        want: 'ok',
+      },
+    ],
+  },
+  {
+    flags: ['--max-request-bytes', '1024'],
+    cases: [
+      {
+        name: 'a 2 KiB put fails with "request is too large"',
+        call: (c) => c.kv.Put({ key: b('big'), value: Buffer.alloc(2048, 0x61) }),
+        want: { code: 3, details: 'etcdserver: request is too large' },
+      },
+      {
+        name: 'a 2 KiB txn fails with "request is too large"',
+        call: (c) => c.kv.Txn({ success: [{ request_put: { key: b('big'), value: Buffer.alloc(2048, 0x61) } }] }),
+        want: { code: 3, details: 'etcdserver: request is too large' },
+      },
+      {
+        name: 'a 512 B put succeeds',
+        call: (c) => c.kv.Put({ key: b('small'), value: Buffer.alloc(512, 0x61) }),
+        want: 'ok',
+      },
+    ],
+  },
+]
+
+for (const group of LIMITS) {
+  describe(`etcdlite CLI: ${group.flags.join(' ')} behaves as etcd with the same flags`, () => {
+    let ours: ServerProcess | undefined
+    let ref: ServerProcess | undefined
+    before(async () => {
+      ours = await startEtcdliteProcess({ memory: true, args: group.flags })
+      if (haveEtcd()) ref = await startReferenceEtcd(group.flags)
+    })
+    after(async () => {
+      await ours?.dispose()
+      await ref?.dispose()
+    })
+    for (const c of group.cases) {
+      it(c.name, async () => {
+        if (ours === undefined) throw new Error('etcdlite did not start')
+        const got = await withClient(ours.endpoint, (cl) => outcome(c.call(cl)))
+        assert.deepStrictEqual(got, c.want)
+        if (ref !== undefined) {
+          const want = await withClient(ref.endpoint, (cl) => outcome(c.call(cl)))
+          assert.deepStrictEqual(got, want, 'same answer as etcd with the same flags')
+        }
+      })
+    }
+  })
+}
+
+describe('etcdlite CLI: where data lives', () => {
+  /** Run `f` in a fresh cwd; every CLI it starts there is killed and the cwd removed afterwards. */
+  async function inTempCwd(f: (start: (args: readonly string[]) => Promise<CliProcess>, cwd: string) => Promise<void>): Promise<void> {
+    const cwd = await tempDir('etcdlite-cwd-')
+    const started: CliProcess[] = []
+    try {
+      await f(async (args) => {
+        const p = await spawnEtcdlite(args, { cwd: cwd.path })
+        started.push(p)
+        return p
+      }, cwd.path)
+    } finally {
+      await Promise.all(started.map((p) => p.stop('SIGKILL')))
+      await cwd.remove()
+    }
+  }
+
+  it('--memory leaves nothing on disk', () =>
+    inTempCwd(async (start, cwd) => {
+      const s = await start(['--memory'])
+      await withClient(s.endpoint, (c) => c.kv.Put({ key: b('k'), value: b('v') }))
+      assert.equal(await s.stop('SIGTERM'), 0)
+      assert.deepEqual(await readdir(cwd), [])
+    }))
+
+  it('the default data dir is default.etcdlite in the working directory, and it persists', () =>
+    inTempCwd(async (start, cwd) => {
+      const first = await start([])
+      await withClient(first.endpoint, (c) => c.kv.Put({ key: b('k'), value: b('persisted') }))
+      assert.equal(await first.stop('SIGTERM'), 0)
+      assert.deepEqual(await readdir(cwd), ['default.etcdlite'])
+      const second = await start([])
+      assert.equal(await withClient(second.endpoint, (c) => valueOf(c, 'k')), 'persisted')
+      assert.equal(await second.stop('SIGINT'), 0)
+    }))
+
+  it('--name changes the default data dir to <name>.etcdlite', () =>
+    inTempCwd(async (start, cwd) => {
+      const s = await start(['--name', 'node1'])
+      assert.equal(await s.stop('SIGTERM'), 0)
+      assert.ok(existsSync(join(cwd, 'node1.etcdlite')), 'node1.etcdlite')
+    }))
+})
