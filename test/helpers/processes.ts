@@ -2,10 +2,9 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
 import { fileURLToPath } from 'node:url'
-import { freePort } from './ports.js'
+import { createInterface } from 'node:readline'
+import { randomUUID } from 'node:crypto'
 import { tempDir } from './tmp.js'
-import { waitFor } from './wait.js'
-import { rawClient } from './grpc-client.js'
 
 export const ETCDLITE_BIN = fileURLToPath(new URL('../../src/bin/etcdlite.js', import.meta.url))
 
@@ -37,50 +36,63 @@ async function exited(proc: ChildProcess): Promise<number | null> {
   return code
 }
 
-/** Wait until a KV Range answers on `endpoint`. */
-async function waitServing(endpoint: string, proc: ChildProcess, timeoutMs: number): Promise<void> {
-  const c = rawClient(endpoint)
-  try {
-    await waitFor(`server on ${endpoint}`, async () => {
-      if (proc.exitCode !== null) throw new Error(`server exited with ${proc.exitCode}`)
-      await c.kv.Range({ key: Buffer.from('health') })
-      return true
-    }, timeoutMs, 50)
-  } finally {
-    c.close()
-  }
-}
+/** etcd 3.4 logs this (zap, info) once its client listener serves, naming the bound address. */
+const ETCD_SERVING = 'serving client traffic insecurely; this is strongly discouraged!'
 
 /**
- * Start the real etcd on free loopback ports with a fresh data dir. Extra flags are appended.
+ * Start the real etcd with a fresh data dir and its own cluster token, every listener on port 0, and read
+ * the bound client address from its log: nothing can take a port between choosing and binding it, so
+ * parallel tests never reach each other's server. A single member never dials its advertised peer URL, so
+ * that URL only has to be well-formed; the grpc-gateway is off because it would dial the literal ":0".
+ * Extra flags are appended.
  */
 export async function startReferenceEtcd(extra: readonly string[] = []): Promise<ServerProcess> {
   const dir = await tempDir('etcd-ref-')
-  const clientPort = await freePort()
-  const peerPort = await freePort()
-  const client = `http://127.0.0.1:${clientPort}`
-  const peer = `http://127.0.0.1:${peerPort}`
+  const zero = 'http://127.0.0.1:0'
   const proc = spawn('etcd', [
     '--name', 'ref', '--data-dir', dir.path,
-    '--listen-client-urls', client, '--advertise-client-urls', client,
-    '--listen-peer-urls', peer, '--initial-advertise-peer-urls', peer, '--initial-cluster', `ref=${peer}`,
-    '--log-level', 'error', '--logger', 'zap', ...extra,
+    '--listen-client-urls', zero, '--advertise-client-urls', zero,
+    '--listen-peer-urls', zero, '--initial-advertise-peer-urls', zero, '--initial-cluster', `ref=${zero}`,
+    '--initial-cluster-token', randomUUID(), '--enable-grpc-gateway=false',
+    '--logger', 'zap', '--log-level', 'info', ...extra,
   ], { stdio: ['ignore', 'ignore', 'pipe'] })
-  let stderr = ''
-  proc.stderr?.on('data', (d: Buffer) => { stderr = (stderr + d.toString()).slice(-4000) })
-  const endpoint = `127.0.0.1:${clientPort}`
-  try {
-    await waitServing(endpoint, proc, 20000)
-  } catch (e) {
-    proc.kill('SIGKILL')
-    await dir.remove()
-    throw new Error(`etcd did not start: ${(e as Error).message}\n${stderr}`)
-  }
+  let tail = ''
   const stop = async (signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> => {
     if (proc.exitCode === null && proc.signalCode === null) proc.kill(signal)
     return exited(proc)
   }
-  return { endpoint, proc, dataDir: dir.path, stop, dispose: async () => { await stop('SIGKILL'); await dir.remove() } }
+  const dispose = async (): Promise<void> => {
+    await stop('SIGKILL')
+    await dir.remove()
+  }
+  try {
+    const endpoint = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('etcd not serving after 20 s')), 20000)
+      const settle = (f: () => void): void => {
+        clearTimeout(timer)
+        f()
+      }
+      proc.once('exit', (code) => settle(() => reject(new Error(`etcd exited with ${String(code)} before serving`))))
+      if (proc.stderr === null) throw new Error('etcd stderr is not piped')
+      createInterface({ input: proc.stderr }).on('line', (line) => {
+        tail = (tail + line + '\n').slice(-4000)
+        let entry: { msg?: unknown; address?: unknown }
+        try {
+          entry = JSON.parse(line) as { msg?: unknown; address?: unknown }
+        } catch {
+          return
+        }
+        if (entry.msg === ETCD_SERVING && typeof entry.address === 'string') {
+          const address = entry.address
+          settle(() => resolve(address))
+        }
+      })
+    })
+    return { endpoint, proc, dataDir: dir.path, stop, dispose }
+  } catch (e) {
+    await dispose()
+    throw new Error(`etcd did not start: ${e instanceof Error ? e.message : String(e)}\n${tail}`)
+  }
 }
 
 export interface EtcdliteProcessOptions {

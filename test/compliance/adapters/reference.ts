@@ -1,9 +1,8 @@
 // The real etcd (3.4, from PATH) on fresh loopback ports and a fresh data dir per case, reached with the
 // same raw client as the grpc adapter. It proves the suite: every case must pass here.
-import { haveEtcd } from '../../helpers/processes.js'
+import { haveEtcd, startReferenceEtcd } from '../../helpers/processes.js'
 import { SUPPORTS_ALL, type Adapter } from '../client.js'
 import { rawTestClient } from './raw.js'
-import { startReferenceEtcdOnPortZero } from './reference-etcd.js'
 
 const present = haveEtcd()
 
@@ -15,7 +14,7 @@ export const referenceAdapter: Adapter = {
   concurrency: 8,
   ...(present ? {} : { skip: 'no `etcd` binary on PATH (install Debian etcd-server 3.4 to run the reference suite)' }),
   async factory() {
-    const etcd = await startReferenceEtcdOnPortZero()
+    const etcd = await startReferenceEtcd()
     return rawTestClient(etcd.endpoint, () => etcd.dispose())
   },
 }
