@@ -1,15 +1,20 @@
-import type { AbstractBatchOperation, AbstractBatchOptions, AbstractLevel } from 'abstract-level'
+import type { AbstractChainedBatch, AbstractChainedBatchWriteOptions, AbstractLevel } from 'abstract-level'
 import { EtcdError } from '../pkg/errors.js'
 import { deferred, type Deferred } from '../pkg/deferred.js'
 import type { Backend, Entry } from './backend.js'
 import { BUCKET_PREFIX, type Bucket } from './schema.js'
 
 type Db = AbstractLevel<Uint8Array | string, Uint8Array, Uint8Array>
-type Op = AbstractBatchOperation<Db, Uint8Array, Uint8Array>
+type Chain = AbstractChainedBatch<Db, Uint8Array, Uint8Array>
 
-/** A batch being filled or in flight: its ops, a read buffer over them, and the waiters of its commit. */
+/**
+ * A batch being filled or in flight: a chained batch that takes each op as it comes (an array batch costs
+ * about six times as much CPU on the main thread in classic-level), a read buffer over its ops, and the
+ * waiters of its commit.
+ */
 interface Batch {
-  readonly ops: Op[]
+  /** Created on the first write; undefined means the batch is empty. */
+  chain: Chain | undefined
   /** Prefixed key as latin1 -> value, or null for a delete; the newest write wins. */
   readonly buf: Map<string, Uint8Array | null>
   readonly done: Deferred<void>
@@ -19,7 +24,7 @@ function newBatch(): Batch {
   const done = deferred<void>()
   // A batch may complete with nobody waiting on it; never let that become an unhandled rejection.
   done.promise.catch(() => undefined)
-  return { ops: [], buf: new Map(), done }
+  return { chain: undefined, buf: new Map(), done }
 }
 
 /** The stored key: the bucket's prefix byte, then the key. */
@@ -72,20 +77,20 @@ export class LevelBackend implements Backend {
   put(bucket: Bucket, key: Uint8Array, value: Uint8Array): void {
     this.checkWritable()
     const k = prefixed(bucket, key)
-    this.cur.ops.push({ type: 'put', key: k, value })
+    this.chain().put(k, value)
     this.cur.buf.set(k.toString('latin1'), value)
   }
 
   del(bucket: Bucket, key: Uint8Array): void {
     this.checkWritable()
     const k = prefixed(bucket, key)
-    this.cur.ops.push({ type: 'del', key: k })
+    this.chain().del(k)
     this.cur.buf.set(k.toString('latin1'), null)
   }
 
   commit(): Promise<void> {
     if (this.failed !== undefined) return Promise.reject(this.failed)
-    if (this.cur.ops.length === 0) return this.inflight?.done.promise ?? Promise.resolve()
+    if (this.cur.chain === undefined) return this.inflight?.done.promise ?? Promise.resolve()
     const p = this.cur.done.promise
     if (this.inflight === undefined) this.flush()
     return p
@@ -123,7 +128,7 @@ export class LevelBackend implements Backend {
     if (this.failed === undefined) {
       try {
         // Everything buffered is committed before the database closes.
-        while (this.inflight !== undefined || this.cur.ops.length !== 0) {
+        while (this.inflight !== undefined || this.cur.chain !== undefined) {
           if (this.inflight === undefined) this.flush()
           await this.inflight?.done.promise
         }
@@ -132,6 +137,11 @@ export class LevelBackend implements Backend {
       }
     }
     await this.db.close()
+  }
+
+  private chain(): Chain {
+    this.cur.chain ??= this.db.batch()
+    return this.cur.chain
   }
 
   private checkWritable(): void {
@@ -145,12 +155,14 @@ export class LevelBackend implements Backend {
     this.cur = newBatch()
     this.inflight = b
     // classic-level honours `sync`; memory-level ignores it.
-    const options: AbstractBatchOptions<Uint8Array, Uint8Array> & { sync?: boolean } = { sync: this.syncWrites }
-    this.db.batch(b.ops, options).then(
+    const options: AbstractChainedBatchWriteOptions & { sync?: boolean } = { sync: this.syncWrites }
+    const chain = b.chain
+    if (chain === undefined) throw new Error('backend: flushing an empty batch')
+    chain.write(options).then(
       () => {
         this.inflight = undefined
         b.done.resolve()
-        if (this.cur.ops.length !== 0) this.flush()
+        if (this.cur.chain !== undefined) this.flush()
       },
       (err: unknown) => {
         // A failed write leaves memory ahead of disk: refuse every later write, as etcd panics.
