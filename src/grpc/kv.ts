@@ -13,8 +13,15 @@ import {
 import { decodePutRequest, decodeRangeRequest, encodePutResponse, encodeRangeResponse } from './kv-codec.js'
 import { toServiceError, type ErrorReporter } from './status.js'
 
-/** Answer a unary call from a promise, mapping any failure through the one status table. */
-function reply<Res>(cb: sendUnaryData<Res>, p: Promise<Res>, report: ErrorReporter): void {
+/** Answer a unary call, mapping any failure (thrown or rejected) through the one status table. */
+function reply<Res>(cb: sendUnaryData<Res>, run: () => Promise<Res>, report: ErrorReporter): void {
+  let p: Promise<Res>
+  try {
+    p = run()
+  } catch (err) {
+    cb(toServiceError(err, report))
+    return
+  }
   p.then(
     (res) => cb(null, res),
     (err: unknown) => cb(toServiceError(err, report)),
@@ -42,17 +49,17 @@ export function kvHandlers(server: EtcdServer, report: ErrorReporter): UntypedSe
     }
   }
   const put: handleUnaryCall<PutRequest, PutResponse> = (call, cb) => {
-    reply(cb, server.put(call.request), report)
+    reply(cb, () => server.put(call.request), report)
   }
   const rest: Pick<KVHandlers, 'DeleteRange' | 'Txn' | 'Compact'> = {
     DeleteRange(call, cb) {
-      reply(cb, server.deleteRange(toDomainDeleteRange(call.request)).then(toPbDeleteRangeResponse), report)
+      reply(cb, () => server.deleteRange(toDomainDeleteRange(call.request)).then(toPbDeleteRangeResponse), report)
     },
     Txn(call, cb) {
-      reply(cb, server.txn(toDomainTxn(call.request)).then(toPbTxnResponse), report)
+      reply(cb, () => server.txn(toDomainTxn(call.request)).then(toPbTxnResponse), report)
     },
     Compact(call, cb) {
-      reply(cb, server.compact(toDomainCompaction(call.request)).then(toPbCompactionResponse), report)
+      reply(cb, () => server.compact(toDomainCompaction(call.request)).then(toPbCompactionResponse), report)
     },
   }
   return { ...rest, Range: range, Put: put } as UntypedServiceImplementation
