@@ -1,0 +1,93 @@
+// Malformed and hostile input never crashes the server: random bytes, mutated valid messages and absurdly
+// deep txns sent to every KV method get an answer (a response or a status), and the server keeps serving
+// with its data intact.
+import { describe, it } from 'node:test'
+import assert from 'node:assert/strict'
+import * as grpc from '@grpc/grpc-js'
+import protobuf from 'protobufjs'
+import { openEtcd } from '../../src/embed/etcd.js'
+import { PROTO_DIR } from '../../src/grpc/proto.js'
+import { Prng } from '../helpers/prng.js'
+import { rawClient } from '../helpers/grpc-client.js'
+
+const METHODS = ['Range', 'Put', 'DeleteRange', 'Txn', 'Compact'] as const
+
+const root = new protobuf.Root()
+root.resolvePath = (_o, target) => `${PROTO_DIR}/${target}`
+root.loadSync('etcdserverpb/rpc.proto', { keepCase: true })
+
+/** Send raw bytes to a KV method; resolves with the status code (0 for OK). */
+function sendRaw(client: grpc.Client, method: string, bytes: Buffer): Promise<number> {
+  return new Promise((resolve) => {
+    client.makeUnaryRequest(`/etcdserverpb.KV/${method}`, (b: Buffer) => b, (b: Buffer) => b, bytes, (err) => {
+      resolve(err === null ? 0 : (err.code ?? -1))
+    })
+  })
+}
+
+/** A TxnRequest nested `depth` levels deep (each level's success holds the next txn). */
+function nestedTxn(depth: number): Buffer {
+  let inner = Buffer.alloc(0)
+  for (let i = 0; i < depth; i++) {
+    // RequestOp { request_txn = 4 } inside TxnRequest { success = 2 }
+    const op = Buffer.concat([Buffer.from([0x22]), varint(inner.length), inner])
+    inner = Buffer.concat([Buffer.from([0x12]), varint(op.length), op])
+  }
+  return inner
+}
+function varint(n: number): Buffer {
+  const out: number[] = []
+  while (n >= 0x80) {
+    out.push((n & 0x7f) | 0x80)
+    n = Math.floor(n / 128)
+  }
+  out.push(n)
+  return Buffer.from(out)
+}
+
+describe('hostile input over gRPC', () => {
+  it('random and mutated messages get an answer, and the server keeps serving', { timeout: 120_000 }, async () => {
+    const etcd = await openEtcd({ memory: true })
+    const { endpoint } = await etcd.listen({ port: 0 })
+    const client = new grpc.Client(endpoint, grpc.credentials.createInsecure())
+    const kv = rawClient(endpoint)
+    try {
+      await kv.kv.Put({ key: Buffer.from('keep'), value: Buffer.from('me') })
+      const rnd = new Prng(20261122)
+      const valid: Record<string, Buffer> = {
+        Range: Buffer.from(root.lookupType('etcdserverpb.RangeRequest').encode({ key: Buffer.from('a'), range_end: Buffer.from('z'), limit: 5 }).finish()),
+        Put: Buffer.from(root.lookupType('etcdserverpb.PutRequest').encode({ key: Buffer.from('fuzz'), value: Buffer.from('v'), prev_kv: true }).finish()),
+        DeleteRange: Buffer.from(root.lookupType('etcdserverpb.DeleteRangeRequest').encode({ key: Buffer.from('fuzz') }).finish()),
+        Txn: Buffer.from(root.lookupType('etcdserverpb.TxnRequest').encode({
+          compare: [{ key: Buffer.from('fuzz'), target: 3, result: 0, value: Buffer.from('v') }],
+          success: [{ request_put: { key: Buffer.from('fuzz'), value: Buffer.from('w') } }],
+          failure: [{ request_range: { key: Buffer.from('fuzz') } }],
+        }).finish()),
+        Compact: Buffer.from(root.lookupType('etcdserverpb.CompactionRequest').encode({ revision: 1 }).finish()),
+      }
+      for (let i = 0; i < 1500; i++) {
+        const method = METHODS[rnd.int(METHODS.length)] as (typeof METHODS)[number]
+        let bytes: Buffer
+        if (rnd.chance(0.4)) bytes = Buffer.from(Array.from({ length: rnd.int(64) }, () => rnd.int(256)))
+        else {
+          bytes = Buffer.from(valid[method] as Buffer)
+          for (let j = 0; j <= rnd.int(4); j++) if (bytes.length > 0) bytes[rnd.int(bytes.length)] = rnd.int(256)
+          if (rnd.chance(0.2)) bytes = bytes.subarray(0, rnd.int(bytes.length + 1))
+        }
+        const code = await sendRaw(client, method, bytes)
+        assert.notEqual(code, grpc.status.UNAVAILABLE, `${method} ${bytes.toString('hex')} lost the connection`)
+      }
+      for (const depth of [100, 1000, 20000]) {
+        const code = await sendRaw(client, 'Txn', nestedTxn(depth))
+        assert.notEqual(code, grpc.status.UNAVAILABLE, `a txn nested ${depth} deep lost the connection`)
+      }
+      const r = await kv.kv.Range({ key: Buffer.from('keep') })
+      const kvs = r['kvs'] as { value: Buffer }[]
+      assert.equal(kvs[0]?.value.toString(), 'me', 'the server still serves, data intact')
+    } finally {
+      client.close()
+      kv.close()
+      await etcd.close()
+    }
+  })
+})
