@@ -5,7 +5,7 @@ import type { Backend } from '../backend/backend.js'
 import { META } from '../backend/schema.js'
 import { EtcdError } from '../pkg/errors.js'
 import { KvStore } from '../mvcc/kvstore.js'
-import type { KV } from '../mvcc/kv.js'
+import type { KV, TxnWrite } from '../mvcc/kv.js'
 import {
   applyDeleteRange, applyPut, applyRange, applyTxnOps, checkTxnPath, compareToPath, isTxnReadonly, type LeaseLookup,
 } from './apply.js'
@@ -103,15 +103,7 @@ export class EtcdServer {
       this.checkSize(putSize(r))
       const lease = r.lease ?? 0n
       if (lease !== 0n && !this.opts.leaseExists(lease)) throw new EtcdError('LEASE_NOT_FOUND')
-      const tw = this.kv.write()
-      let resp: PutResponse
-      try {
-        resp = applyPut(tw, r)
-      } finally {
-        tw.end()
-      }
-      await this.kv.sync(resp.header.revision)
-      return { ...resp, header: this.header(resp.header.revision) }
+      return this.write((tw) => applyPut(tw, r))
     })
   }
 
@@ -119,16 +111,7 @@ export class EtcdServer {
     return this.track(async () => {
       checkDeleteRequest(r)
       this.checkSize(deleteRangeSize(r))
-      const tw = this.kv.write()
-      let resp: DeleteRangeResponse
-      try {
-        resp = applyDeleteRange(tw, r)
-      } finally {
-        tw.end()
-      }
-      // Even when nothing was deleted the answer reflects the newest state: wait until it is durable.
-      await this.kv.sync(resp.header.revision)
-      return { ...resp, header: this.header(resp.header.revision) }
+      return this.write((tw) => applyDeleteRange(tw, r))
     })
   }
 
@@ -182,6 +165,22 @@ export class EtcdServer {
 
   get closed(): boolean {
     return this.closing !== undefined
+  }
+
+  /**
+   * Run one write txn (synchronous from begin to end), then wait until what it wrote, or read, is durable.
+   * Even a txn that changed nothing answers from the newest state, so it waits too.
+   */
+  private async write<R extends { readonly header: ResponseHeader }>(apply: (tw: TxnWrite) => R): Promise<R> {
+    const tw = this.kv.write()
+    let resp: R
+    try {
+      resp = apply(tw)
+    } finally {
+      tw.end()
+    }
+    await this.kv.sync(resp.header.revision)
+    return { ...resp, header: this.header(resp.header.revision) }
   }
 
   private checkOpen(): void {

@@ -1,22 +1,24 @@
-// Domain error codes -> gRPC status with etcd's verbatim message (etcd's rpctypes). Total by construction:
-// adding an ErrorCode without a row here does not compile.
+// Domain error codes -> gRPC status (etcd's rpctypes). Total by construction: adding an ErrorCode without a
+// row here does not compile. The message on the wire is the error's, which for every code is etcd's
+// verbatim text (pkg/errors.ts ERROR_MESSAGES), because clients match on it.
 import { status, type ServiceError, Metadata } from '@grpc/grpc-js'
 import { EtcdError, type ErrorCode } from '../pkg/errors.js'
 
-export const TO_GRPC: Readonly<Record<ErrorCode, readonly [status, string]>> = {
-  EMPTY_KEY: [status.INVALID_ARGUMENT, 'etcdserver: key is not provided'],
-  KEY_NOT_FOUND: [status.INVALID_ARGUMENT, 'etcdserver: key not found'],
-  VALUE_PROVIDED: [status.INVALID_ARGUMENT, 'etcdserver: value is provided'],
-  LEASE_PROVIDED: [status.INVALID_ARGUMENT, 'etcdserver: lease is provided'],
-  TOO_MANY_OPS: [status.INVALID_ARGUMENT, 'etcdserver: too many operations in txn request'],
-  DUPLICATE_KEY: [status.INVALID_ARGUMENT, 'etcdserver: duplicate key given in txn request'],
-  COMPACTED: [status.OUT_OF_RANGE, 'etcdserver: mvcc: required revision has been compacted'],
-  FUTURE_REV: [status.OUT_OF_RANGE, 'etcdserver: mvcc: required revision is a future revision'],
-  LEASE_NOT_FOUND: [status.NOT_FOUND, 'etcdserver: requested lease not found'],
-  REQUEST_TOO_LARGE: [status.INVALID_ARGUMENT, 'etcdserver: request is too large'],
-  STOPPED: [status.UNAVAILABLE, 'etcdserver: server stopped'],
-  INVALID_ARGUMENT: [status.INVALID_ARGUMENT, ''],
-  UNIMPLEMENTED: [status.UNIMPLEMENTED, ''],
+/** The gRPC status of each code; the message is the error's own, etcd's text (pkg/errors.ts). */
+export const TO_GRPC: Readonly<Record<ErrorCode, status>> = {
+  EMPTY_KEY: status.INVALID_ARGUMENT,
+  KEY_NOT_FOUND: status.INVALID_ARGUMENT,
+  VALUE_PROVIDED: status.INVALID_ARGUMENT,
+  LEASE_PROVIDED: status.INVALID_ARGUMENT,
+  TOO_MANY_OPS: status.INVALID_ARGUMENT,
+  DUPLICATE_KEY: status.INVALID_ARGUMENT,
+  COMPACTED: status.OUT_OF_RANGE,
+  FUTURE_REV: status.OUT_OF_RANGE,
+  LEASE_NOT_FOUND: status.NOT_FOUND,
+  REQUEST_TOO_LARGE: status.INVALID_ARGUMENT,
+  STOPPED: status.UNAVAILABLE,
+  INVALID_ARGUMENT: status.INVALID_ARGUMENT,
+  UNIMPLEMENTED: status.UNIMPLEMENTED,
 }
 
 export type ErrorReporter = (err: unknown) => void
@@ -27,9 +29,7 @@ export type ErrorReporter = (err: unknown) => void
  */
 export function toServiceError(err: unknown, report?: ErrorReporter): Partial<ServiceError> {
   if (err instanceof EtcdError) {
-    const [code, message] = TO_GRPC[err.code]
-    const details = message === '' ? err.message : message
-    return { code, details, message: details, metadata: new Metadata() }
+    return { code: TO_GRPC[err.code], details: err.message, message: err.message, metadata: new Metadata() }
   }
   report?.(err)
   const details = err instanceof Error ? err.message : String(err)

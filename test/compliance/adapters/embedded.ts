@@ -1,5 +1,5 @@
-// etcdlite in process: openEtcd({ memory: true }) called directly. EtcdErrors are mapped to the
-// { gRPC status, etcd message } pair through the server's own TO_GRPC table, as the gRPC layer would.
+// etcdlite in process: openEtcd({ memory: true }) called directly. An EtcdError's status comes from the
+// server's own TO_GRPC table, as the gRPC layer would send it; its message must itself be etcd's text.
 import { openEtcd } from '../../../src/embed/etcd.js'
 import { TO_GRPC } from '../../../src/grpc/status.js'
 import { EtcdError } from '../../../src/pkg/errors.js'
@@ -10,8 +10,7 @@ async function mapped<T>(p: () => Promise<T>): Promise<T> {
     return await p()
   } catch (e) {
     if (e instanceof EtcdError) {
-      const [code, message] = TO_GRPC[e.code]
-      throw new ClientError(code, message === '' ? e.message : message)
+      throw new ClientError(TO_GRPC[e.code], e.message)
     }
     throw e
   }
