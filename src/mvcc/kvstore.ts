@@ -1,7 +1,7 @@
 // Mirrors etcd mvcc/kvstore.go: the revisioned store over a Backend, with an in-memory key index.
 import type { Backend } from '../backend/backend.js'
 import { META } from '../backend/schema.js'
-import { invariant } from '../pkg/verify.js'
+import { invariant, verify } from '../pkg/verify.js'
 import { CompactedError, FutureRevError, RevisionNotFoundError } from './errors.js'
 import type { Change, CompactResult, KV, KeyValue, TxnObserver, TxnRead, TxnWrite } from './kv.js'
 import { decodeKeyValue } from './kv-codec.js'
@@ -111,22 +111,27 @@ export class KvStore implements KV {
   endWrite(changes: readonly Change[]): number {
     if (changes.length === 0) return this.currentRev
     this.currentRev++
+    verify(() => this.verifyChanges(changes))
     for (const fn of this.observers) fn(this.currentRev, changes)
     return this.currentRev
+  }
+
+  /** The index agrees with the txn just ended: each changed key's last change is what it now reads as. */
+  private verifyChanges(changes: readonly Change[]): void {
+    const last = new Map<string, Change>()
+    for (const c of changes) last.set(Buffer.from(c.kv.key).toString('latin1'), c)
+    for (const c of last.values()) {
+      const at = this.index.get(c.kv.key, this.currentRev)
+      if (c.type === 'put') {
+        invariant(at !== undefined && at.modified.main === this.currentRev && at.version === c.kv.version, 'index disagrees with a put')
+        invariant(at.created.main === c.kv.createRevision, 'index disagrees with a create revision')
+      } else invariant(at === undefined, 'index still has a deleted key')
+    }
   }
 
   /** @internal Point-read the value stored at a (non-tombstone) revision. */
   readRevision(rev: Revision): KeyValue {
     return decodeStored(this.backend.get('key', revToBytes(rev)), rev)
-  }
-
-  /** @internal */
-  setCompactRev(rev: number): void {
-    this.compactMainRev = rev
-  }
-
-  get isClosed(): boolean {
-    return this.closed
   }
 
   private checkOpen(): void {

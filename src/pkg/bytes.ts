@@ -3,11 +3,6 @@
  * latin1, which maps each byte to one UTF-16 code unit and therefore preserves byte order under `<`.
  */
 
-const EMPTY = new Uint8Array(0)
-
-/** The empty byte string. */
-export const emptyBytes = (): Uint8Array => EMPTY
-
 /** Lexicographic byte comparison: negative, zero or positive, like Go's bytes.Compare. */
 export function compareBytes(a: Uint8Array, b: Uint8Array): number {
   const n = a.length < b.length ? a.length : b.length
@@ -28,16 +23,6 @@ export function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
 /** The binary-safe, order-preserving string form of a byte string (one char per byte). */
 export function bytesToLatin1(b: Uint8Array): string {
   return Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('latin1')
-}
-
-/** Inverse of {@link bytesToLatin1}. */
-export function latin1ToBytes(s: string): Uint8Array {
-  return Buffer.from(s, 'latin1')
-}
-
-/** UTF-8 encode a string (test and CLI convenience). */
-export function utf8(s: string): Uint8Array {
-  return Buffer.from(s, 'utf8')
 }
 
 /**
