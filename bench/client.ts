@@ -160,7 +160,7 @@ async function run(args: ClientArgs): Promise<ClientResult> {
         } catch (e) {
           errors++
           firstError ??= e instanceof Error ? e.message : String(e)
-          if (errors > 100 && samples.length === 0) throw new Error(`too many errors: ${firstError}`)
+          if (errors > 100 && samples.length === 0) throw new Error(`too many errors: ${firstError}`, { cause: e })
         }
       }
     }

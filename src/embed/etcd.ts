@@ -40,8 +40,13 @@ export class Etcd implements AsyncDisposable {
   }
 
   /** Keys in [key, rangeEnd) (see RangeRequest); rejects with etcd's errors as EtcdError. */
-  async range(req: RangeRequest): Promise<RangeResponse> {
-    return this.server.range(req)
+  range(req: RangeRequest): Promise<RangeResponse> {
+    // The read itself is synchronous; errors still arrive as rejections, like every other call.
+    try {
+      return Promise.resolve(this.server.range(req))
+    } catch (err) {
+      return Promise.reject(err instanceof Error ? err : new Error(String(err)))
+    }
   }
 
   /** Put a key; resolves once the write is durable. */
@@ -93,8 +98,8 @@ export async function openEtcd(opts: EtcdOptions = {}): Promise<Etcd> {
   const db: LevelDb =
     opts.db ??
     (o.memory
-      ? (new MemoryLevel<Uint8Array, Uint8Array>({ keyEncoding: 'view', valueEncoding: 'view' }) as unknown as LevelDb)
-      : (new Level<Uint8Array, Uint8Array>(o.dataDir, { keyEncoding: 'view', valueEncoding: 'view' }) as unknown as LevelDb))
+      ? new MemoryLevel<Uint8Array, Uint8Array>({ keyEncoding: 'view', valueEncoding: 'view' })
+      : new Level<Uint8Array, Uint8Array>(o.dataDir, { keyEncoding: 'view', valueEncoding: 'view' }))
   const backend = await LevelBackend.open(db, { syncWrites: !o.memory && !o.unsafeNoFsync })
   try {
     const server = await EtcdServer.open(backend, { maxRequestBytes: o.maxRequestBytes, maxTxnOps: o.maxTxnOps })

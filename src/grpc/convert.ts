@@ -77,7 +77,9 @@ function toDomainCompare(c: pb_Compare__Output): Compare {
     case 'mod_revision': return { ...base, modRevision: num(c.mod_revision) }
     case 'value': return c.value === undefined ? base : { ...base, value: c.value }
     case 'lease': return { ...base, lease: big(c.lease) }
-    default: return base
+    case undefined:
+    default:
+      return base
   }
 }
 
@@ -88,7 +90,9 @@ function toDomainOp(op: pb_RequestOp__Output): RequestOp {
     case 'request_delete_range':
       return op.request_delete_range ? { type: 'deleteRange', request: toDomainDeleteRange(op.request_delete_range) } : { type: 'empty' }
     case 'request_txn': return op.request_txn ? { type: 'txn', request: toDomainTxn(op.request_txn) } : { type: 'empty' }
-    default: return { type: 'empty' }
+    case undefined:
+    default:
+      return { type: 'empty' }
   }
 }
 

@@ -128,7 +128,7 @@ export function encodeRangeResponse(r: RangeResponse): Buffer {
     pos = writeKeyValue(out, pos, r.kvs[i] as RangeResponse['kvs'][number])
   }
   if (r.more) pos = writeVarintField(out, pos, 3, 1)
-  if (r.count) pos = writeVarintField(out, pos, 4, r.count)
+  if (r.count) writeVarintField(out, pos, 4, r.count)
   return out
 }
 

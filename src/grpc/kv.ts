@@ -62,5 +62,5 @@ export function kvHandlers(server: EtcdServer, report: ErrorReporter): UntypedSe
       reply(cb, () => server.compact(toDomainCompaction(call.request)).then(toPbCompactionResponse), report)
     },
   }
-  return { ...rest, Range: range, Put: put } as UntypedServiceImplementation
+  return { ...rest, Range: range, Put: put }
 }

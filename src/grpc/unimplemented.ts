@@ -1,6 +1,6 @@
 // Handlers for services registered ahead of their implementation: every method answers UNIMPLEMENTED
 // with a message naming it, whatever its streaming shape.
-import { status, Metadata, type ServiceDefinition, type UntypedHandleCall, type UntypedServiceImplementation } from '@grpc/grpc-js'
+import { status, Metadata, type ServiceDefinition, type UntypedServiceImplementation } from '@grpc/grpc-js'
 
 interface ErrorSink {
   emit(event: 'error', err: unknown): boolean
@@ -17,7 +17,7 @@ export function unimplementedHandlers(def: ServiceDefinition): UntypedServiceImp
       if (method.responseStream || cb === undefined) call.emit('error', err)
       else cb(err)
     }
-    handlers[name] = handler as unknown as UntypedHandleCall
+    handlers[name] = handler
   }
   return handlers
 }

@@ -121,7 +121,9 @@ export class KeyIndex {
    */
   compact(atRev: number, available: Set<string>): void {
     invariant(!this.isEmpty(), 'keyIndex.compact: empty keyIndex')
-    let { genIdx, revIndex } = this.doCompact(atRev, available)
+    const compacted = this.doCompact(atRev, available)
+    let genIdx = compacted.genIdx
+    const revIndex = compacted.revIndex
     const g = this.generations[genIdx] as Generation
     if (g.revs.length !== 0) {
       if (revIndex !== -1) g.revs = g.revs.slice(revIndex)

@@ -91,7 +91,7 @@ export async function startReferenceEtcd(extra: readonly string[] = []): Promise
     return { endpoint, proc, dataDir: dir.path, stop, dispose }
   } catch (e) {
     await dispose()
-    throw new Error(`etcd did not start: ${e instanceof Error ? e.message : String(e)}\n${tail}`)
+    throw new Error(`etcd did not start: ${e instanceof Error ? e.message : String(e)}\n${tail}`, { cause: e })
   }
 }
 

@@ -14,13 +14,13 @@ const s = (u: Uint8Array | undefined): string | undefined => (u === undefined ? 
 interface Kind {
   readonly name: string
   /** A fresh database; `reopen` gives a new handle on the same storage when the kind has storage. */
-  make(): Promise<{ db: LevelDb; reopen?: () => LevelDb; cleanup(): Promise<void> }>
+  readonly make: () => Promise<{ db: LevelDb; reopen?: () => LevelDb; cleanup: () => Promise<void> }>
 }
 
 const kinds: Kind[] = [
   {
     name: 'memory-level',
-    make: async () => ({ db: new MemoryLevel({ keyEncoding: 'view', valueEncoding: 'view' }) as unknown as LevelDb, cleanup: async () => undefined }),
+    make: () => Promise.resolve({ db: new MemoryLevel({ keyEncoding: 'view', valueEncoding: 'view' }) as unknown as LevelDb, cleanup: () => Promise.resolve() }),
   },
   {
     name: 'classic-level',
