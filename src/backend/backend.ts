@@ -29,8 +29,6 @@ export interface Backend {
    * seen: callers scan only ranges they have committed.
    */
   scan(bucket: Bucket, gte: Uint8Array, lt: Uint8Array, limit: number): Promise<Entry[]>
-  /** Approximate bytes on disk (0 in memory). */
-  size(): Promise<number>
   /** Commit what is buffered, then close the database. Idempotent. */
   close(): Promise<void>
 }

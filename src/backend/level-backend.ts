@@ -112,16 +112,6 @@ export class LevelBackend implements Backend {
     return out
   }
 
-  async size(): Promise<number> {
-    const db = this.db as Db & { approximateSize?: (start: Uint8Array, end: Uint8Array) => Promise<number> }
-    if (typeof db.approximateSize !== 'function') return 0
-    try {
-      return await db.approximateSize(Uint8Array.of(0), Uint8Array.of(0xff))
-    } catch {
-      return 0
-    }
-  }
-
   async close(): Promise<void> {
     if (this.closed) return
     this.closed = true

@@ -17,8 +17,6 @@ export const TO_GRPC: Readonly<Record<ErrorCode, status>> = {
   LEASE_NOT_FOUND: status.NOT_FOUND,
   REQUEST_TOO_LARGE: status.INVALID_ARGUMENT,
   STOPPED: status.UNAVAILABLE,
-  INVALID_ARGUMENT: status.INVALID_ARGUMENT,
-  UNIMPLEMENTED: status.UNIMPLEMENTED,
 }
 
 export type ErrorReporter = (err: unknown) => void

@@ -15,10 +15,8 @@ export type ErrorCode =
   | 'LEASE_NOT_FOUND'
   | 'REQUEST_TOO_LARGE'
   | 'STOPPED'
-  | 'INVALID_ARGUMENT'
-  | 'UNIMPLEMENTED'
 
-/** The etcd message for each code, without the "etcdserver: " prefix the gRPC layer adds where etcd does. */
+/** etcd's exact message for each code (etcd's rpctypes); clients match on this text. */
 export const ERROR_MESSAGES: Readonly<Record<ErrorCode, string>> = {
   EMPTY_KEY: 'etcdserver: key is not provided',
   KEY_NOT_FOUND: 'etcdserver: key not found',
@@ -31,8 +29,6 @@ export const ERROR_MESSAGES: Readonly<Record<ErrorCode, string>> = {
   LEASE_NOT_FOUND: 'etcdserver: requested lease not found',
   REQUEST_TOO_LARGE: 'etcdserver: request is too large',
   STOPPED: 'etcdserver: server stopped',
-  INVALID_ARGUMENT: 'etcdserver: invalid argument',
-  UNIMPLEMENTED: 'etcdserver: unimplemented',
 }
 
 /** Base of every domain error. `code` is stable; `message` is etcd's text for that code. */

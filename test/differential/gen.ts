@@ -1,6 +1,7 @@
 // Random KV requests in protobuf shape (snake_case, int64 as strings, bytes as Buffer) for the differential
 // test. Generation depends only on the PRNG and on the revisions observed so far, so a seed replays exactly.
 import type { Prng } from '../helpers/prng.js'
+import { prefixEnd } from '../../src/pkg/bytes.js'
 
 /** Bytes from a latin1 string (one byte per char), so binary keys read naturally in test source. */
 export const b = (s: string): Buffer => Buffer.from(s, 'latin1')
@@ -35,18 +36,6 @@ export type Op =
   | { readonly kind: 'txn'; readonly req: PbRequest }
   | { readonly kind: 'compact'; readonly req: PbRequest }
 
-/** prefixEnd as clientv3.GetPrefixRangeEnd: drop trailing 0xff, increment the last byte; none left -> "\0". */
-export function prefixEnd(k: Buffer): Buffer {
-  const e = Buffer.from(k)
-  for (let i = e.length - 1; i >= 0; i--) {
-    if ((e[i] as number) < 0xff) {
-      e[i] = (e[i] as number) + 1
-      return e.subarray(0, i + 1)
-    }
-  }
-  return b('\x00')
-}
-
 const isReq = (v: unknown): v is PbRequest => typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Uint8Array)
 const asOps = (v: unknown): PbRequest[] => (Array.isArray(v) ? v.filter(isReq) : [])
 
@@ -72,7 +61,7 @@ export class RequestGen {
     ])
     switch (shape) {
       case 'single': return { key }
-      case 'prefix': return { key, range_end: prefixEnd(key) }
+      case 'prefix': return { key, range_end: Buffer.from(prefixEnd(key)) }
       case 'from': return { key, range_end: b('\x00') }
       case 'between': return { key, range_end: this.r.pick(KEYS) }
       case 'all': return { key: b('\x00'), range_end: b('\x00') }
