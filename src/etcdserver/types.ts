@@ -129,3 +129,68 @@ export interface CompactionRequest {
 export interface CompactionResponse {
   readonly header: ResponseHeader
 }
+
+/** A watch filter: NOPUT drops PUT events, NODELETE drops DELETE events (etcd's FilterType). */
+export type WatchFilter = 'NOPUT' | 'NODELETE'
+
+/**
+ * Create a watcher on a watch stream (etcd's WatchCreateRequest).
+ * - key/rangeEnd: as in RangeRequest. rangeEnd absent or empty: the single key; `"\0"`: every key >= key;
+ *   key empty is read as `"\0"`. key >= rangeEnd (both set) fails with "mvcc: watcher range is empty".
+ * - startRevision: 0 or absent = from the next revision; <= the current revision replays history from
+ *   there (below the compacted revision: a canceled response with compactRevision set); a future revision
+ *   waits for it. Negative: refused, as etcd 3.4.39+ does.
+ * - watchId: 0 or absent = the stream picks one (counting from 0, skipping IDs in use); another ID is used
+ *   as is, and one already in use on the stream fails with "mvcc: duplicate watch ID provided on the
+ *   WatchStream".
+ * - fragment: split responses over the server's limit into several, all but the last flagged `fragment`.
+ */
+export interface WatchCreateRequest {
+  readonly key: Uint8Array
+  readonly rangeEnd?: Uint8Array
+  readonly startRevision?: number
+  readonly progressNotify?: boolean
+  readonly filters?: readonly WatchFilter[]
+  readonly prevKv?: boolean
+  readonly watchId?: number
+  readonly fragment?: boolean
+}
+
+/** One request on a watch stream (etcd's WatchRequest oneof). */
+export type WatchRequest =
+  | { readonly type: 'create'; readonly request: WatchCreateRequest }
+  | { readonly type: 'cancel'; readonly watchId: number }
+  | { readonly type: 'progress' }
+
+export type EventType = 'PUT' | 'DELETE'
+
+/**
+ * A change seen by a watcher (mvccpb.Event). A DELETE's kv holds the key and modRevision = the revision
+ * of the delete (other fields zero). prevKv: the key's value just before, when the watcher asked for it
+ * and that revision is not compacted.
+ */
+export interface WatchEvent {
+  readonly type: EventType
+  readonly kv: KeyValue
+  readonly prevKv?: KeyValue
+}
+
+/**
+ * One response on a watch stream (etcd's WatchResponse). Kinds, as etcd sends them:
+ * - created: `created` true (on failure also `canceled`, watchId -1 and `cancelReason`);
+ * - events: one revision's events (or up to 1000 revisions' in catch-up), in revision order;
+ * - progress: no events; header.revision says everything up to it has been sent (watchId -1 when asked
+ *   for with a progress request);
+ * - compacted: `compactRevision` set and `canceled` true; the watcher is gone;
+ * - canceled: `canceled` true after a cancel request.
+ */
+export interface WatchResponse {
+  readonly header: ResponseHeader
+  readonly watchId: number
+  readonly created: boolean
+  readonly canceled: boolean
+  readonly compactRevision: number
+  readonly cancelReason: string
+  readonly fragment: boolean
+  readonly events: readonly WatchEvent[]
+}

@@ -6,7 +6,7 @@
 import type {
   Compare, CompactionRequest, CompactionResponse, DeleteRangeRequest, DeleteRangeResponse, KeyValue, PutRequest,
   PutResponse, RangeRequest, RangeResponse, RequestOp, ResponseHeader, ResponseOp, SortOrder, SortTarget,
-  TxnRequest, TxnResponse, CompareResult, CompareTarget,
+  TxnRequest, TxnResponse, CompareResult, CompareTarget, WatchEvent, WatchFilter, WatchRequest, WatchResponse,
 } from '../../../src/etcdserver/types.js'
 
 // Enum numbers from etcd's rpc.proto.
@@ -248,4 +248,69 @@ export function fromPbTxn(x: unknown): TxnResponse {
 
 export function fromPbCompaction(x: unknown): CompactionResponse {
   return { header: header(obj(x, 'CompactionResponse')) }
+}
+
+// ---- watch ----
+
+const WATCH_FILTER: Readonly<Record<WatchFilter, number>> = { NOPUT: 0, NODELETE: 1 }
+
+export interface PbWatchCreateRequest {
+  key: Buffer
+  range_end?: Buffer
+  start_revision?: string
+  progress_notify?: boolean
+  filters?: number[]
+  prev_kv?: boolean
+  watch_id?: string
+  fragment?: boolean
+}
+export interface PbWatchRequest {
+  create_request?: PbWatchCreateRequest
+  cancel_request?: { watch_id: string }
+  progress_request?: Record<string, never>
+}
+
+export function toPbWatchRequest(r: WatchRequest): PbWatchRequest {
+  switch (r.type) {
+    case 'cancel': return { cancel_request: { watch_id: String(r.watchId) } }
+    case 'progress': return { progress_request: {} }
+    case 'create': {
+      const c = r.request
+      const o: PbWatchCreateRequest = { key: buf(c.key) }
+      set(o, 'range_end', rangeEnd(c.rangeEnd))
+      set(o, 'start_revision', i64(c.startRevision))
+      set(o, 'progress_notify', c.progressNotify)
+      set(o, 'filters', c.filters?.map((f) => WATCH_FILTER[f]))
+      set(o, 'prev_kv', c.prevKv)
+      set(o, 'watch_id', i64(c.watchId))
+      set(o, 'fragment', c.fragment)
+      return { create_request: o }
+    }
+  }
+}
+
+function fromPbEvent(x: unknown): WatchEvent {
+  const o = obj(x, 'Event')
+  const t = field(o, 'type')
+  // Enums arrive as names (enums: String); a number means a value our proto does not define.
+  if (t !== 'PUT' && t !== 'DELETE') throw new TypeError(`wire: event type ${String(t)}`)
+  const kv = fromPbKeyValue(field(o, 'kv'))
+  const prev = field(o, 'prev_kv')
+  return prev === null || prev === undefined ? { type: t, kv } : { type: t, kv, prevKv: fromPbKeyValue(prev) }
+}
+
+export function fromPbWatchResponse(x: unknown): WatchResponse {
+  const o = obj(x, 'WatchResponse')
+  const cancelReason = field(o, 'cancel_reason')
+  if (typeof cancelReason !== 'string') throw new TypeError('wire: cancel_reason is not a string')
+  return {
+    header: header(o),
+    watchId: int(o, 'watch_id'),
+    created: bool(o, 'created'),
+    canceled: bool(o, 'canceled'),
+    compactRevision: int(o, 'compact_revision'),
+    cancelReason,
+    fragment: bool(o, 'fragment'),
+    events: list(o, 'events').map(fromPbEvent),
+  }
 }
