@@ -10,6 +10,7 @@ import type {
 import { GrpcServer } from '../grpc/server.js'
 import { silentLogger, type Logger } from '../pkg/logger.js'
 import { ETCD_DEFAULTS, type EtcdOptions, type LevelDb, type ListenOptions } from './options.js'
+import { Watcher, WatchStream, type WatchOptions } from './watch.js'
 
 /** A bound gRPC listener. */
 export interface Listener {
@@ -66,6 +67,22 @@ export class Etcd implements AsyncDisposable {
     return this.server.compact(req)
   }
 
+  /**
+   * Open a watch stream: the gRPC Watch protocol in process (create/cancel/progress requests in, responses
+   * out, many watchers per stream). Throws once closed.
+   */
+  watchStream(): WatchStream {
+    return new WatchStream(this.server)
+  }
+
+  /**
+   * Watch a key, range or prefix: an async iterable of event responses, ended by `break`, cancel(), the
+   * signal, compaction past it, or close(). Throws etcd's error for an empty range or a negative revision.
+   */
+  watch(opts: WatchOptions): Watcher {
+    return new Watcher(this.server, opts)
+  }
+
   /** Serve the etcd v3 gRPC API on host:port (port 0 picks a free port). */
   async listen(opts: ListenOptions = {}): Promise<Listener> {
     if (this.closing !== undefined) throw new Error('etcdlite: listen() after close()')
@@ -102,8 +119,14 @@ export async function openEtcd(opts: EtcdOptions = {}): Promise<Etcd> {
       : new Level<Uint8Array, Uint8Array>(o.dataDir, { keyEncoding: 'view', valueEncoding: 'view' }))
   const backend = await LevelBackend.open(db, { syncWrites: !o.memory && !o.unsafeNoFsync })
   try {
-    const server = await EtcdServer.open(backend, { maxRequestBytes: o.maxRequestBytes, maxTxnOps: o.maxTxnOps })
-    return new Etcd(server, opts.logger ?? silentLogger, o.maxRequestBytes)
+    const logger = opts.logger ?? silentLogger
+    const server = await EtcdServer.open(backend, {
+      maxRequestBytes: o.maxRequestBytes,
+      maxTxnOps: o.maxTxnOps,
+      watchProgressNotifyIntervalMs: o.watchProgressNotifyIntervalMs,
+      onBackgroundError: (err) => logger.error('background task failed', { error: err }),
+    })
+    return new Etcd(server, logger, o.maxRequestBytes)
   } catch (err) {
     await backend.close().catch(() => undefined)
     throw err

@@ -20,6 +20,11 @@ export interface EtcdOptions {
   readonly maxRequestBytes?: number
   /** Most operations per txn level (etcd's --max-txn-ops). Default 128. */
   readonly maxTxnOps?: number
+  /**
+   * How often watchers created with progress_notify hear the current revision when idle (etcd's
+   * --experimental-watch-progress-notify-interval). Default 600000 (10 minutes).
+   */
+  readonly watchProgressNotifyIntervalMs?: number
   /** Where internal errors and lifecycle events go. Default: silent. */
   readonly logger?: Logger
 }
@@ -30,6 +35,7 @@ export const ETCD_DEFAULTS = {
   unsafeNoFsync: false,
   maxRequestBytes: 1.5 * 1024 * 1024,
   maxTxnOps: 128,
+  watchProgressNotifyIntervalMs: 10 * 60 * 1000,
 } as const
 
 export interface ListenOptions {

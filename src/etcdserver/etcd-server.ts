@@ -4,8 +4,12 @@ import { randomBytes } from 'node:crypto'
 import type { Backend } from '../backend/backend.js'
 import { META } from '../backend/schema.js'
 import { EtcdError } from '../pkg/errors.js'
+import { realClock, type Clock } from '../pkg/clock.js'
+import { Ticker } from '../pkg/ticker.js'
 import { KvStore } from '../mvcc/kvstore.js'
 import type { KV, TxnWrite } from '../mvcc/kv.js'
+import { WatchableStore } from '../mvcc/watchable-store.js'
+import { ServerWatchStream, type WatchResponseSink, type WatchServerContext } from './watch.js'
 import {
   applyDeleteRange, applyPut, applyRange, applyTxnOps, checkTxnPath, compareToPath, isTxnReadonly, type LeaseLookup,
 } from './apply.js'
@@ -23,9 +27,27 @@ export interface EtcdServerOptions {
   readonly maxTxnOps: number
   /** Which lease IDs exist; no lease exists until the lessor lands. */
   readonly leaseExists?: LeaseLookup
+  /** How often progress_notify watchers hear the current revision (etcd's --experimental-watch-progress-notify-interval). */
+  readonly watchProgressNotifyIntervalMs: number
+  /** Time for every background loop. */
+  readonly clock: Clock
+  /** Errors no request is waiting for (background loops); the loops keep going. */
+  readonly onBackgroundError: (err: unknown) => void
 }
 
-export const SERVER_DEFAULTS = { maxRequestBytes: 1.5 * 1024 * 1024, maxTxnOps: 128 } as const
+/**
+ * etcd's grpcOverheadBytes: gRPC takes messages this much larger than --max-request-bytes, and watch
+ * responses of `fragment` watchers are split at max-request-bytes plus this.
+ */
+export const GRPC_OVERHEAD_BYTES = 512 * 1024
+
+export const SERVER_DEFAULTS = {
+  maxRequestBytes: 1.5 * 1024 * 1024,
+  maxTxnOps: 128,
+  watchProgressNotifyIntervalMs: 10 * 60 * 1000,
+  clock: realClock,
+  onBackgroundError: () => undefined,
+} as const
 
 const readU64 = (b: Uint8Array | undefined): bigint | undefined =>
   b === undefined || b.length !== 8 ? undefined : Buffer.from(b).readBigUInt64BE(0)
@@ -41,8 +63,13 @@ const randomId = (): bigint => {
   }
 }
 
-export class EtcdServer {
+export class EtcdServer implements WatchServerContext {
   readonly kv: KV
+  /** Watchers over the store (synced/unsynced groups, victims). */
+  readonly watchable: WatchableStore
+  readonly fragmentBytes: number
+  private readonly watchStreams = new Set<ServerWatchStream>()
+  private readonly progressTicker: Ticker
   readonly memberId: bigint
   readonly clusterId: bigint
   readonly raftTerm: number
@@ -51,12 +78,24 @@ export class EtcdServer {
   private drained: (() => void) | undefined
   private closing: Promise<void> | undefined
 
-  private constructor(kv: KV, ids: { memberId: bigint; clusterId: bigint; raftTerm: number }, opts: EtcdServerOptions) {
+  private constructor(kv: KvStore, ids: { memberId: bigint; clusterId: bigint; raftTerm: number }, opts: EtcdServerOptions) {
     this.kv = kv
     this.memberId = ids.memberId
     this.clusterId = ids.clusterId
     this.raftTerm = ids.raftTerm
     this.opts = { leaseExists: () => false, ...opts }
+    this.fragmentBytes = opts.maxRequestBytes + GRPC_OVERHEAD_BYTES
+    this.watchable = new WatchableStore(kv, { clock: opts.clock, onError: opts.onBackgroundError })
+    this.progressTicker = new Ticker(
+      () => {
+        for (const s of this.watchStreams) s.tickProgress()
+        return undefined
+      },
+      opts.watchProgressNotifyIntervalMs,
+      opts.clock,
+      opts.onBackgroundError,
+    )
+    this.progressTicker.start()
   }
 
   /**
@@ -154,10 +193,32 @@ export class EtcdServer {
     })
   }
 
-  /** Stop taking requests, let those in flight finish, then close the store and backend. Idempotent. */
+  /**
+   * Open a watch stream (etcd's Watch RPC without the transport): requests go to `handle()`, responses to
+   * `out`. Throws STOPPED once the server is closing.
+   */
+  newWatchStream(out: WatchResponseSink): ServerWatchStream {
+    this.checkOpen()
+    const s = new ServerWatchStream(this, out)
+    this.watchStreams.add(s)
+    return s
+  }
+
+  /** @internal WatchServerContext */
+  streamClosed(s: ServerWatchStream): void {
+    this.watchStreams.delete(s)
+  }
+
+  /**
+   * Stop taking requests, let those in flight finish, end every watch stream, then close the store and
+   * backend. Idempotent.
+   */
   close(): Promise<void> {
     this.closing ??= (async () => {
       if (this.inflight > 0) await new Promise<void>((resolve) => (this.drained = resolve))
+      await this.progressTicker.stop()
+      for (const s of [...this.watchStreams]) s.stop()
+      await this.watchable.close()
       await this.kv.close()
     })()
     return this.closing

@@ -1,11 +1,10 @@
 // Hand-written wire codec for the hottest KV messages: RangeRequest and PutRequest decode straight into
 // domain requests, RangeResponse and PutResponse encode straight from domain responses. Everything else
 // goes through proto-loader and convert.ts. A unit test checks both directions against protobufjs.
+import { headerSize, writeHeader } from '../pkg/header-wire.js'
 import { keyValueSize, writeKeyValue } from '../pkg/keyvalue-wire.js'
-import {
-  bigVarintSize, lenFieldSize, Reader, varintSize, WIRE_LEN, WIRE_VARINT, writeBigVarint, writeVarint, writeVarintField,
-} from '../pkg/proto-wire.js'
-import type { PutRequest, PutResponse, RangeRequest, RangeResponse, ResponseHeader, SortOrder, SortTarget } from '../etcdserver/types.js'
+import { lenFieldSize, Reader, varintSize, WIRE_LEN, WIRE_VARINT, writeVarint, writeVarintField } from '../pkg/proto-wire.js'
+import type { PutRequest, PutResponse, RangeRequest, RangeResponse, SortOrder, SortTarget } from '../etcdserver/types.js'
 
 const EMPTY: Uint8Array = new Uint8Array(0)
 const FROM_KEY_END: Uint8Array = Uint8Array.of(0)
@@ -89,27 +88,6 @@ export function decodePutRequest(buf: Uint8Array): PutRequest {
     else rd.skip(wt)
   }
   return { key, value, lease, prevKv, ignoreValue, ignoreLease }
-}
-
-function headerSize(h: ResponseHeader): number {
-  return (h.clusterId ? 1 + bigVarintSize(h.clusterId) : 0) + (h.memberId ? 1 + bigVarintSize(h.memberId) : 0) +
-    (h.revision ? 1 + varintSize(h.revision) : 0) + (h.raftTerm ? 1 + varintSize(h.raftTerm) : 0)
-}
-
-function writeHeader(out: Uint8Array, pos: number, h: ResponseHeader, size: number): number {
-  out[pos++] = (1 << 3) | WIRE_LEN
-  pos = writeVarint(out, pos, size)
-  if (h.clusterId) {
-    out[pos++] = (1 << 3) | WIRE_VARINT
-    pos = writeBigVarint(out, pos, h.clusterId)
-  }
-  if (h.memberId) {
-    out[pos++] = (2 << 3) | WIRE_VARINT
-    pos = writeBigVarint(out, pos, h.memberId)
-  }
-  if (h.revision) pos = writeVarintField(out, pos, 3, h.revision)
-  if (h.raftTerm) pos = writeVarintField(out, pos, 4, h.raftTerm)
-  return pos
 }
 
 /** Encode an etcdserverpb.RangeResponse. */

@@ -1,13 +1,13 @@
 // createGrpcServer(): registers every etcd v3 service in one place, binds, and shuts down gracefully.
 import * as grpc from '@grpc/grpc-js'
-import type { EtcdServer } from '../etcdserver/etcd-server.js'
+import { GRPC_OVERHEAD_BYTES, type EtcdServer } from '../etcdserver/etcd-server.js'
 import { loadEtcdProto } from './proto.js'
 import { kvHandlers, kvServiceDefinition } from './kv.js'
+import { watchHandlers, watchServiceDefinition } from './watch.js'
 import { unimplementedHandlers } from './unimplemented.js'
 import type { ErrorReporter } from './status.js'
 
-/** gRPC accepts this much more than --max-request-bytes, so etcd's own size error is what clients see. */
-export const GRPC_OVERHEAD_BYTES = 512 * 1024
+export { GRPC_OVERHEAD_BYTES }
 
 export interface GrpcServerOptions {
   readonly maxRequestBytes: number
@@ -33,8 +33,8 @@ export class GrpcServer {
     })
     const proto = loadEtcdProto()
     this.server.addService(kvServiceDefinition(proto.etcdserverpb.KV.service), kvHandlers(etcd, opts.report))
+    this.server.addService(watchServiceDefinition(proto.etcdserverpb.Watch.service), watchHandlers(etcd, opts.report))
     const pending = [
-      proto.etcdserverpb.Watch.service,
       proto.etcdserverpb.Lease.service,
       proto.etcdserverpb.Cluster.service,
       proto.etcdserverpb.Maintenance.service,

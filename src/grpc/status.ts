@@ -17,6 +17,11 @@ export const TO_GRPC: Readonly<Record<ErrorCode, status>> = {
   LEASE_NOT_FOUND: status.NOT_FOUND,
   REQUEST_TOO_LARGE: status.INVALID_ARGUMENT,
   STOPPED: status.UNAVAILABLE,
+  // In-band watch failures (a WatchResponse's cancel_reason); a status only if one ever ends a stream.
+  WATCHER_RANGE_EMPTY: status.INVALID_ARGUMENT,
+  WATCH_DUPLICATE_ID: status.INVALID_ARGUMENT,
+  WATCHER_NOT_EXIST: status.NOT_FOUND,
+  WATCH_NEGATIVE_REV: status.INVALID_ARGUMENT,
 }
 
 export type ErrorReporter = (err: unknown) => void

@@ -23,3 +23,35 @@ export class RevisionNotFoundError extends Error {
     this.name = 'RevisionNotFoundError'
   }
 }
+
+/** A watch over [key, end) with key >= end. */
+export class EmptyWatcherRangeError extends EtcdError {
+  constructor() {
+    super('WATCHER_RANGE_EMPTY')
+    this.name = 'EmptyWatcherRangeError'
+  }
+}
+
+/** A client-chosen watch ID already in use on its stream. */
+export class DuplicateWatchIdError extends EtcdError {
+  constructor() {
+    super('WATCH_DUPLICATE_ID')
+    this.name = 'DuplicateWatchIdError'
+  }
+}
+
+/** Cancel of a watch ID the stream does not have. */
+export class WatcherNotExistError extends EtcdError {
+  constructor() {
+    super('WATCHER_NOT_EXIST')
+    this.name = 'WatcherNotExistError'
+  }
+}
+
+/** A watch asked to start at a negative revision (refused since etcd 3.4.39, etcd-io/etcd#20711). */
+export class NegativeWatchRevisionError extends EtcdError {
+  constructor() {
+    super('WATCH_NEGATIVE_REV')
+    this.name = 'NegativeWatchRevisionError'
+  }
+}

@@ -66,8 +66,22 @@ export interface TxnWrite extends ReadView, WriteView {
   end(): number
 }
 
-/** Receives every committed write txn, synchronously, in revision order (watch hooks in here). */
-export type TxnObserver = (rev: number, changes: readonly Change[]) => void
+/** Receives the store's write history as it happens (the watchable store hooks in here). */
+export interface TxnObserver {
+  /** A write txn ended at `rev` with these changes (never empty). Synchronous, inside end(), in order. */
+  txnEnded(rev: number, changes: readonly Change[]): void
+  /** Every revision up to `rev` is now durable. Called in increasing order, after the commit that did it. */
+  durable(rev: number): void
+}
+
+/**
+ * A change as a watcher sees it (mvccpb.Event without prev_kv). A DELETE's kv holds the key and
+ * modRevision = the deleting revision; its other fields are zero.
+ */
+export interface Event {
+  readonly type: 'PUT' | 'DELETE'
+  readonly kv: KeyValue
+}
 
 export interface CompactResult {
   /** Resolves when the physical compaction has finished (etcd's physical=true waits on it). */

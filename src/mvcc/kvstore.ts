@@ -72,15 +72,18 @@ export class KvStore implements KV {
     return new StoreTxnWrite(this, this.currentRev)
   }
 
-  /** Register an observer of committed write txns (called synchronously inside end()). */
-  observe(fn: TxnObserver): void {
-    this.observers.push(fn)
+  /** Register an observer of write txns and of durability (see TxnObserver). */
+  observe(o: TxnObserver): void {
+    this.observers.push(o)
   }
 
   async sync(rev: number): Promise<void> {
     if (this.durable >= rev) return
     await this.backend.commit()
-    if (rev > this.durable) this.durable = rev
+    if (rev > this.durable) {
+      this.durable = rev
+      for (const o of this.observers) o.durable(rev)
+    }
   }
 
   /**
@@ -112,7 +115,7 @@ export class KvStore implements KV {
     if (changes.length === 0) return this.currentRev
     this.currentRev++
     verify(() => this.verifyChanges(changes))
-    for (const fn of this.observers) fn(this.currentRev, changes)
+    for (const o of this.observers) o.txnEnded(this.currentRev, changes)
     return this.currentRev
   }
 

@@ -33,7 +33,8 @@ export function bytesToLatin1(b: Uint8Array): string {
 export function prefixEnd(prefix: Uint8Array): Uint8Array {
   for (let i = prefix.length - 1; i >= 0; i--) {
     if (prefix[i] !== 0xff) {
-      const end = prefix.slice(0, i + 1)
+      // A copy (Buffer's slice() is a view, and the caller's prefix must not change).
+      const end = Uint8Array.prototype.slice.call(prefix, 0, i + 1)
       end[i] = (end[i] as number) + 1
       return end
     }

@@ -15,6 +15,10 @@ export type ErrorCode =
   | 'LEASE_NOT_FOUND'
   | 'REQUEST_TOO_LARGE'
   | 'STOPPED'
+  | 'WATCHER_RANGE_EMPTY'
+  | 'WATCH_DUPLICATE_ID'
+  | 'WATCHER_NOT_EXIST'
+  | 'WATCH_NEGATIVE_REV'
 
 /** etcd's exact message for each code (etcd's rpctypes); clients match on this text. */
 export const ERROR_MESSAGES: Readonly<Record<ErrorCode, string>> = {
@@ -29,6 +33,11 @@ export const ERROR_MESSAGES: Readonly<Record<ErrorCode, string>> = {
   LEASE_NOT_FOUND: 'etcdserver: requested lease not found',
   REQUEST_TOO_LARGE: 'etcdserver: request is too large',
   STOPPED: 'etcdserver: server stopped',
+  // Watch failures travel in-band, as a WatchResponse's cancel_reason, with mvcc's own text.
+  WATCHER_RANGE_EMPTY: 'mvcc: watcher range is empty',
+  WATCH_DUPLICATE_ID: 'mvcc: duplicate watch ID provided on the WatchStream',
+  WATCHER_NOT_EXIST: 'mvcc: watcher does not exist',
+  WATCH_NEGATIVE_REV: 'mvcc: required revision is a negative revision',
 }
 
 /** Base of every domain error. `code` is stable; `message` is etcd's text for that code. */

@@ -1,0 +1,191 @@
+// Watch in process: the same protocol as the gRPC Watch stream (WatchStream), and a one-watcher
+// convenience (Watcher). Both are async iterables with bounded buffering: when the consumer falls behind,
+// its watchers become victims and later catch up from the store, as over gRPC.
+import type { EtcdServer } from '../etcdserver/etcd-server.js'
+import type { WatchFilter, WatchRequest, WatchResponse } from '../etcdserver/types.js'
+import type { ServerWatchStream } from '../etcdserver/watch.js'
+import { EmptyWatcherRangeError, NegativeWatchRevisionError } from '../mvcc/errors.js'
+import { AsyncQueue } from '../pkg/async-queue.js'
+import { compareBytes, prefixEnd } from '../pkg/bytes.js'
+
+/** Watcher responses buffered per stream before its watchers become victims (etcd's chanBufLen). */
+export const WATCH_STREAM_BUFFER = 128
+
+/**
+ * One watch stream, as a gRPC Watch call: `send()` create/cancel/progress requests, iterate the responses
+ * (created, events, progress, canceled, compacted) in order. `close()` (or `break`, or `await using`)
+ * removes its watchers; responses already buffered are still delivered after close(), not after break.
+ */
+export class WatchStream implements AsyncIterableIterator<WatchResponse>, AsyncDisposable {
+  /** Resolves when the stream has ended (closed by either side); never rejects. */
+  readonly closed: Promise<void>
+  private readonly queue: AsyncQueue<WatchResponse>
+  private readonly stream: ServerWatchStream
+  private ended = false
+  private resolveClosed!: () => void
+
+  /** @internal use Etcd.watchStream() */
+  constructor(server: EtcdServer, buffer = WATCH_STREAM_BUFFER) {
+    this.closed = new Promise((resolve) => (this.resolveClosed = resolve))
+    this.queue = new AsyncQueue({ capacity: buffer, onSpace: () => server.watchable.kickVictims() })
+    this.stream = server.newWatchStream({
+      trySend: (r) => this.queue.tryPush(r),
+      sendControl: (r) => this.queue.pushForce(r),
+      end: () => this.finish(),
+    })
+  }
+
+  /** Send a request; throws once the stream is closed. */
+  send(req: WatchRequest): void {
+    if (this.ended) throw new Error('etcdlite: watch stream is closed')
+    this.stream.handle(req)
+  }
+
+  /** End the stream: its watchers go away; responses already queued can still be read. Idempotent. */
+  close(): void {
+    if (this.ended) return
+    this.stream.close()
+    this.finish()
+  }
+
+  next(): Promise<IteratorResult<WatchResponse, undefined>> {
+    return this.queue.next()
+  }
+
+  return(): Promise<IteratorResult<WatchResponse, undefined>> {
+    this.close()
+    return this.queue.return()
+  }
+
+  [Symbol.asyncIterator](): this {
+    return this
+  }
+
+  [Symbol.asyncDispose](): Promise<void> {
+    this.close()
+    return Promise.resolve()
+  }
+
+  private finish(): void {
+    if (this.ended) return
+    this.ended = true
+    this.queue.close()
+    this.resolveClosed()
+  }
+}
+
+/** What to watch (WatchCreateRequest in embedded form). */
+export interface WatchOptions {
+  readonly key: Uint8Array
+  /** End of the range (exclusive); `"\0"` means every key >= key. Absent: the single key (or `prefix`). */
+  readonly rangeEnd?: Uint8Array
+  /** Watch every key starting with `key` (sets rangeEnd). */
+  readonly prefix?: boolean
+  /** First revision to report; 0 or absent: from the next write. Below the compacted revision: ends with 'compacted'. */
+  readonly startRevision?: number
+  readonly prevKv?: boolean
+  readonly filters?: readonly WatchFilter[]
+  /** Receive progress responses (no events) at the server's progress interval when idle. */
+  readonly progressNotify?: boolean
+  /** Aborting cancels the watcher; `closed` then resolves with reason 'aborted'. */
+  readonly signal?: AbortSignal
+}
+
+/** Why a Watcher ended. */
+export interface WatchEnd {
+  readonly reason: 'canceled' | 'compacted' | 'aborted' | 'closed'
+  /** For 'compacted': the compacted revision; restart from it or later. */
+  readonly compactRevision?: number
+}
+
+/**
+ * One watcher on a stream of its own. Iterating yields event responses (and progress responses, with no
+ * events); the iteration ends when the watcher is canceled, compacted away, aborted or the server closes,
+ * and `closed` says which. `break` cancels it.
+ */
+export class Watcher implements AsyncIterableIterator<WatchResponse>, AsyncDisposable {
+  readonly closed: Promise<WatchEnd>
+  private readonly stream: WatchStream
+  private end: WatchEnd | undefined
+  private resolveClosed!: (e: WatchEnd) => void
+  private readonly signal: AbortSignal | undefined
+  private readonly onAbort = (): void => this.finish({ reason: 'aborted' })
+
+  /** @internal use Etcd.watch(). Throws etcd's errors for an empty range or a negative start revision. */
+  constructor(server: EtcdServer, o: WatchOptions) {
+    const rangeEnd = o.prefix === true ? prefixEnd(o.key) : o.rangeEnd
+    if ((o.startRevision ?? 0) < 0) throw new NegativeWatchRevisionError()
+    const isRange = rangeEnd !== undefined && rangeEnd.length !== 0 && !(rangeEnd.length === 1 && rangeEnd[0] === 0)
+    if (isRange && compareBytes(o.key.length === 0 ? Uint8Array.of(0) : o.key, rangeEnd) >= 0) throw new EmptyWatcherRangeError()
+    this.closed = new Promise((resolve) => (this.resolveClosed = resolve))
+    this.stream = new WatchStream(server)
+    this.signal = o.signal
+    if (o.signal?.aborted === true) {
+      this.finish({ reason: 'aborted' })
+      return
+    }
+    o.signal?.addEventListener('abort', this.onAbort, { once: true })
+    void this.stream.closed.then(() => this.finish({ reason: 'closed' }))
+    this.stream.send({
+      type: 'create',
+      request: {
+        key: o.key,
+        ...(rangeEnd === undefined ? {} : { rangeEnd }),
+        startRevision: o.startRevision ?? 0,
+        prevKv: o.prevKv ?? false,
+        filters: o.filters ?? [],
+        progressNotify: o.progressNotify ?? false,
+      },
+    })
+  }
+
+  /** Ask for a progress response (sent once every event up to the current revision has been delivered). */
+  requestProgress(): void {
+    if (this.end === undefined) this.stream.send({ type: 'progress' })
+  }
+
+  /** Stop watching; the iteration ends. */
+  cancel(): Promise<void> {
+    this.finish({ reason: 'canceled' })
+    return Promise.resolve()
+  }
+
+  async next(): Promise<IteratorResult<WatchResponse, undefined>> {
+    for (;;) {
+      const r = await this.stream.next()
+      if (r.done === true) return r
+      const resp = r.value
+      if (resp.created) continue
+      if (resp.compactRevision !== 0) {
+        this.finish({ reason: 'compacted', compactRevision: resp.compactRevision })
+        return { done: false, value: resp }
+      }
+      if (resp.canceled) {
+        this.finish({ reason: 'canceled' })
+        return { done: true, value: undefined }
+      }
+      return r
+    }
+  }
+
+  return(): Promise<IteratorResult<WatchResponse, undefined>> {
+    this.finish({ reason: 'canceled' })
+    return this.stream.return()
+  }
+
+  [Symbol.asyncIterator](): this {
+    return this
+  }
+
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.cancel()
+  }
+
+  private finish(e: WatchEnd): void {
+    if (this.end !== undefined) return
+    this.end = e
+    this.signal?.removeEventListener('abort', this.onAbort)
+    this.stream.close()
+    this.resolveClosed(e)
+  }
+}

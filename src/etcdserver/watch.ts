@@ -1,0 +1,203 @@
+// Mirrors etcd etcdserver/api/v3rpc/watch.go (serverWatchStream) without the transport: turns watch
+// requests into mvcc watchers and store responses into WatchResponses (headers, prev_kv, fragments).
+// The gRPC service and the embedded API both drive it, so both speak exactly the same protocol.
+import { toRangeEnd } from '../pkg/bytes.js'
+import { EtcdError } from '../pkg/errors.js'
+import { watchResponseSize } from '../pkg/watch-wire.js'
+import { CompactedError, NegativeWatchRevisionError } from '../mvcc/errors.js'
+import type { Event, KV } from '../mvcc/kv.js'
+import { INVALID_WATCH_ID, type StoreWatchResponse, type WatchSink, type WatchStream } from '../mvcc/watcher.js'
+import type { WatchableStore } from '../mvcc/watchable-store.js'
+import type { ResponseHeader, WatchCreateRequest, WatchEvent, WatchRequest, WatchResponse } from './types.js'
+
+/**
+ * Where a ServerWatchStream writes. `trySend` carries watcher responses and may refuse (the consumer is
+ * full: nothing taken, the watcher becomes a victim and is retried). `sendControl` carries created and
+ * canceled responses and the rest of a fragmented batch, and always takes them; a transport bounds those
+ * by reading no more requests while it is full.
+ */
+export interface WatchResponseSink {
+  trySend(resp: WatchResponse): boolean
+  sendControl(resp: WatchResponse): void
+  /** The server is shutting down and has removed the stream's watchers; end the stream. */
+  end(): void
+}
+
+/** What a watch stream needs from the server. */
+export interface WatchServerContext {
+  readonly kv: KV
+  readonly watchable: WatchableStore
+  header(revision: number): ResponseHeader
+  /** Responses of a watcher created with `fragment` are split at this many bytes. */
+  readonly fragmentBytes: number
+  /** The stream ended; the server stops tracking it. */
+  streamClosed(s: ServerWatchStream): void
+}
+
+interface WatcherFlags {
+  readonly prevKv: boolean
+  readonly fragment: boolean
+  readonly progressNotify: boolean
+}
+
+const KEY_ZERO: Uint8Array = Uint8Array.of(0)
+
+/** A PUT that created its key has no previous value (etcd's isCreateEvent). */
+const isCreate = (e: Event): boolean => e.type === 'PUT' && e.kv.createRevision === e.kv.modRevision
+
+export class ServerWatchStream implements WatchSink {
+  private readonly ctx: WatchServerContext
+  private readonly out: WatchResponseSink
+  private readonly ws: WatchStream
+  private readonly flags = new Map<number, WatcherFlags>()
+  /** progress_notify watchers: true = nothing sent since the last tick, so the next tick reports progress. */
+  private readonly progress = new Map<number, boolean>()
+  private lastHeader: ResponseHeader | undefined
+  private closed = false
+
+  constructor(ctx: WatchServerContext, out: WatchResponseSink) {
+    this.ctx = ctx
+    this.out = out
+    this.ws = ctx.watchable.newWatchStream(this)
+  }
+
+  /** Handle one request from the client (etcd's recvLoop body). Never throws for bad input. */
+  handle(req: WatchRequest): void {
+    if (this.closed) return
+    switch (req.type) {
+      case 'create':
+        this.create(req.request)
+        return
+      case 'cancel':
+        this.cancel(req.watchId)
+        return
+      case 'progress':
+        this.ws.requestProgressAll()
+        return
+    }
+  }
+
+  /** The server's progress ticker: progress for each progress_notify watcher that got nothing since the last tick. */
+  tickProgress(): void {
+    for (const [id, due] of this.progress) {
+      if (due) this.ws.requestProgress(id)
+      this.progress.set(id, true)
+    }
+  }
+
+  /** How many watchers the stream has. */
+  get size(): number {
+    return this.ws.size
+  }
+
+  /** The server is stopping: remove the watchers and tell the transport to end the stream. */
+  stop(): void {
+    if (this.closed) return
+    this.close()
+    this.out.end()
+  }
+
+  /** End the stream (the client went away): every watcher goes away. Idempotent. */
+  close(): void {
+    if (this.closed) return
+    this.closed = true
+    this.ws.close()
+    this.flags.clear()
+    this.progress.clear()
+    this.ctx.streamClosed(this)
+  }
+
+  private create(r: WatchCreateRequest): void {
+    // \0 is the smallest key: an empty key watches from the start of the keyspace.
+    const key = r.key.length === 0 ? KEY_ZERO : r.key
+    const end = toRangeEnd(r.rangeEnd)
+    const wsrev = this.ws.rev()
+    let id: number
+    try {
+      const start = r.startRevision ?? 0
+      if (start < 0) throw new NegativeWatchRevisionError()
+      const filters = { noPut: r.filters?.includes('NOPUT') ?? false, noDelete: r.filters?.includes('NODELETE') ?? false }
+      id = this.ws.watch(r.watchId ?? 0, key, end, start === 0 ? wsrev + 1 : start, filters)
+    } catch (err) {
+      if (!(err instanceof EtcdError)) throw err
+      this.out.sendControl(this.response(wsrev, INVALID_WATCH_ID, { created: true, canceled: true, cancelReason: err.message }))
+      return
+    }
+    this.flags.set(id, { prevKv: r.prevKv === true, fragment: r.fragment === true, progressNotify: r.progressNotify === true })
+    if (r.progressNotify === true) this.progress.set(id, true)
+    // Sent before the watcher can produce anything: its events come from a later turn of the event loop.
+    this.out.sendControl(this.response(wsrev, id, { created: true }))
+  }
+
+  private cancel(id: number): void {
+    if (this.ws.get(id) === undefined) return // etcd ignores a cancel of an unknown ID
+    this.ws.cancel(id)
+    this.flags.delete(id)
+    this.progress.delete(id)
+    this.out.sendControl(this.response(this.ws.rev(), id, { canceled: true }))
+  }
+
+  /** WatchSink: a store response becomes a WatchResponse (etcd's sendLoop body). */
+  trySend(r: StoreWatchResponse): boolean {
+    const flags = this.flags.get(r.watchId)
+    const events = flags?.prevKv === true ? r.events.map((e) => this.withPrevKv(e)) : (r.events as readonly WatchEvent[])
+    const compacted = r.compactRevision !== 0
+    const resp = this.response(r.revision, r.watchId, { canceled: compacted, compactRevision: r.compactRevision, events })
+    let ok: boolean
+    if (flags?.fragment === true && events.length >= 2 && watchResponseSize(resp) >= this.ctx.fragmentBytes) ok = this.sendFragments(resp)
+    else ok = this.out.trySend(resp)
+    if (!ok) return false
+    if (events.length !== 0 && this.progress.has(r.watchId)) this.progress.set(r.watchId, false)
+    if (compacted) {
+      this.flags.delete(r.watchId)
+      this.progress.delete(r.watchId)
+    }
+    return true
+  }
+
+  /** etcd's sendFragments: consecutive responses under the limit, all but the last flagged `fragment`. */
+  private sendFragments(whole: WatchResponse): boolean {
+    const parts: WatchResponse[] = []
+    let cur: WatchEvent[] = []
+    for (const ev of whole.events) {
+      cur.push(ev)
+      if (cur.length > 1 && watchResponseSize({ ...whole, fragment: true, events: cur }) >= this.ctx.fragmentBytes) {
+        cur.pop()
+        parts.push({ ...whole, fragment: true, events: cur })
+        cur = [ev]
+      }
+    }
+    parts.push({ ...whole, fragment: false, events: cur })
+    const [first, ...rest] = parts
+    if (first === undefined || !this.out.trySend(first)) return false
+    for (const p of rest) this.out.sendControl(p)
+    return true
+  }
+
+  /** The key's value just before the event; omitted when that revision is compacted (etcd does the same). */
+  private withPrevKv(e: Event): WatchEvent {
+    if (isCreate(e)) return e
+    try {
+      const prev = this.ctx.kv.read().range(e.kv.key, undefined, { rev: e.kv.modRevision - 1 }).kvs[0]
+      return prev === undefined ? e : { type: e.type, kv: e.kv, prevKv: prev }
+    } catch (err) {
+      if (err instanceof CompactedError) return e
+      throw err
+    }
+  }
+
+  private response(revision: number, watchId: number, o: Partial<Omit<WatchResponse, 'header' | 'watchId'>>): WatchResponse {
+    let h = this.lastHeader
+    if (h?.revision !== revision) h = this.lastHeader = this.ctx.header(revision)
+    return {
+      header: h,
+      watchId,
+      created: o.created ?? false,
+      canceled: o.canceled ?? false,
+      compactRevision: o.compactRevision ?? 0,
+      cancelReason: o.cancelReason ?? '',
+      fragment: o.fragment ?? false,
+      events: o.events ?? [],
+    }
+  }
+}

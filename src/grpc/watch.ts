@@ -1,0 +1,84 @@
+// The Watch service (etcd v3rpc/watch.go, transport half): one bidirectional stream per call, carrying any
+// number of watchers. Requests are decoded by hand (watch-codec.ts) and handed to the server's
+// ServerWatchStream; responses are encoded by hand and written with real backpressure: once
+// `call.write()` returns false the stream takes no more watcher responses (their watchers become victims
+// and are retried from the store) and reads no more requests, until 'drain'.
+import type { handleBidiStreamingCall, ServerDuplexStream, ServiceDefinition, UntypedServiceImplementation } from '@grpc/grpc-js'
+import type { EtcdServer } from '../etcdserver/etcd-server.js'
+import type { WatchResponse } from '../etcdserver/types.js'
+import { EtcdError } from '../pkg/errors.js'
+import type { ServerWatchStream, WatchResponseSink } from '../etcdserver/watch.js'
+import { decodeWatchRequest, encodeWatchResponseMessage, type DecodedWatchRequest } from './watch-codec.js'
+import { toServiceError, type ErrorReporter } from './status.js'
+
+/** The Watch service definition with the hand-written codec. */
+export function watchServiceDefinition(base: ServiceDefinition): ServiceDefinition {
+  const watch = base['Watch']
+  if (watch === undefined) throw new Error('Watch service definition lacks Watch')
+  return { ...base, Watch: { ...watch, requestDeserialize: decodeWatchRequest, responseSerialize: encodeWatchResponseMessage } }
+}
+
+export function watchHandlers(server: EtcdServer, report: ErrorReporter): UntypedServiceImplementation {
+  const watch: handleBidiStreamingCall<DecodedWatchRequest, WatchResponse> = (call) => serveWatch(server, call, report)
+  return { Watch: watch }
+}
+
+function serveWatch(server: EtcdServer, call: ServerDuplexStream<DecodedWatchRequest, WatchResponse>, report: ErrorReporter): void {
+  let blocked = false
+  let done = false
+  let stream: ServerWatchStream | undefined
+  const finish = (): void => {
+    if (done) return
+    done = true
+    stream?.close()
+  }
+  const write = (resp: WatchResponse): void => {
+    if (done) return
+    if (call.write(resp) || blocked) return
+    blocked = true
+    // Reading no more requests bounds the control responses a client can make us queue while it reads nothing.
+    call.pause()
+    call.once('drain', () => {
+      blocked = false
+      if (done) return
+      call.resume()
+      server.watchable.kickVictims()
+    })
+  }
+  const sink: WatchResponseSink = {
+    trySend(resp) {
+      if (blocked) return false
+      write(resp)
+      return true
+    },
+    sendControl: write,
+    end() {
+      if (done) return
+      done = true
+      call.emit('error', toServiceError(new EtcdError('STOPPED')))
+    },
+  }
+  try {
+    stream = server.newWatchStream(sink)
+  } catch (err) {
+    done = true
+    call.emit('error', toServiceError(err, report))
+    return
+  }
+  call.on('data', (req: DecodedWatchRequest) => {
+    if (req.type === 'none') return
+    try {
+      stream?.handle(req)
+    } catch (err) {
+      report(err)
+    }
+  })
+  // The client half-closed: etcd's recvLoop sees EOF and the call ends with OK.
+  call.on('end', () => {
+    finish()
+    call.end()
+  })
+  call.on('cancelled', finish)
+  call.on('error', finish)
+  call.on('close', finish)
+}

@@ -1,0 +1,378 @@
+// Mirrors etcd mvcc/watchable_store.go: watchers in a synced group, an unsynced group and a victim batch,
+// fed by the write path (notify) and two background loops (syncWatchers, syncVictims).
+//
+//            watch(startRev 0 or future)                     watch(startRev <= rev)
+//                     |                                               |
+//                     v          caught up (minRev > rev)             v
+//   +--------> [ synced ] <------------------------------------- [ unsynced ] <---+
+//   |                 |  notify: sink full                            |            |
+//   | sent, and       v                                               | sink full  | sent, still behind
+//   | caught up   [ victim ] <----------------------------------------+            |
+//   +-----------------+--------------------------------------------------------------+
+//
+// Deviation from etcd: events are delivered only once the revision is durable (etcd notifies in End()
+// and relies on its raft log for durability). Writes ended but not yet durable wait in `pending`.
+import type { Clock } from '../pkg/clock.js'
+import { Ticker } from '../pkg/ticker.js'
+import { bytesToLatin1 } from '../pkg/bytes.js'
+import { invariant } from '../pkg/verify.js'
+import type { Change, Event, KeyValue, TxnObserver } from './kv.js'
+import { decodeKeyValue } from './kv-codec.js'
+import type { KvStore } from './kvstore.js'
+import { bytesToRev, isTombstone, revToBytes } from './revision.js'
+import { WatcherGroup, newWatcherBatch, type EventBatch } from './watcher-group.js'
+import { WatchStream, type WatchSink, type Watcher } from './watcher.js'
+
+export interface WatchableStoreOptions {
+  /** Unsynced watchers served per catch-up round (etcd's maxWatchersPerSync). */
+  readonly maxWatchersPerSync: number
+  /** Distinct revisions per catch-up response (etcd's watchBatchMaxRevs). */
+  readonly watchBatchMaxRevs: number
+  /** Catch-up loop period in ms (etcd: 100 ms). */
+  readonly syncIntervalMs: number
+  /** Victim retry period in ms (etcd: 10 ms). */
+  readonly victimIntervalMs: number
+  /**
+   * Most revision-log entries read in one catch-up round. etcd reads the whole range; a cap keeps a far
+   * behind watcher from pulling the whole history into memory at once. Watchers then catch up over rounds.
+   */
+  readonly syncScanLimit: number
+  readonly clock: Clock
+  /** Receives errors thrown by the background loops (which keep going). */
+  readonly onError: (err: unknown) => void
+}
+
+export const WATCHABLE_STORE_DEFAULTS = {
+  maxWatchersPerSync: 512,
+  watchBatchMaxRevs: 1000,
+  syncIntervalMs: 100,
+  victimIntervalMs: 10,
+  syncScanLimit: 100_000,
+} as const
+
+/** With no victims the victim loop sleeps this long (it is poked awake when one appears). */
+const IDLE_MS = 60_000
+
+interface PendingTxn {
+  readonly rev: number
+  readonly changes: readonly Change[]
+}
+
+const EMPTY: Uint8Array = new Uint8Array(0)
+
+/** A change as its event: a DELETE carries the key and the deleting revision only (etcd patches mod_revision). */
+function toEvent(rev: number, c: Change): Event {
+  if (c.type === 'put') return { type: 'PUT', kv: c.kv }
+  const kv: KeyValue = { key: c.kv.key, value: EMPTY, createRevision: 0, modRevision: rev, version: 0, lease: 0n }
+  return { type: 'DELETE', kv }
+}
+
+export class WatchableStore implements TxnObserver {
+  private readonly kv: KvStore
+  private readonly opts: WatchableStoreOptions
+  private readonly synced = new WatcherGroup()
+  private readonly unsynced = new WatcherGroup()
+  private readonly victims = new Map<Watcher, EventBatch>()
+  private readonly deferred = new Set<WatchStream>()
+  private readonly streams = new Set<WatchStream>()
+  private pending: PendingTxn[] = []
+  private pendingHead = 0
+  /** Watchers have been notified of every revision up to this one. */
+  private notified: number
+  private readonly syncLoop: Ticker
+  private readonly victimLoop: Ticker
+  private closed = false
+
+  constructor(kv: KvStore, opts: Partial<WatchableStoreOptions> & Pick<WatchableStoreOptions, 'clock' | 'onError'>) {
+    this.kv = kv
+    this.opts = { ...WATCHABLE_STORE_DEFAULTS, ...opts }
+    this.notified = kv.durableRev()
+    invariant(kv.durableRev() === kv.rev(), 'watchable store must start on a quiescent store')
+    kv.observe(this)
+    this.syncLoop = new Ticker(() => this.syncRound(), this.opts.syncIntervalMs, this.opts.clock, this.opts.onError)
+    this.victimLoop = new Ticker(() => this.victimRound(), IDLE_MS, this.opts.clock, this.opts.onError)
+    this.syncLoop.start()
+    this.victimLoop.start()
+  }
+
+  /** The revision every watcher has been (or is being) brought up to: the newest durable revision notified. */
+  rev(): number {
+    return this.notified
+  }
+
+  /** A new watch stream delivering into `sink`. */
+  newWatchStream(sink: WatchSink): WatchStream {
+    const ws = new WatchStream(this, sink)
+    this.streams.add(ws)
+    return ws
+  }
+
+  /** How many watchers are in each place (for tests and metrics). */
+  counts(): { synced: number; unsynced: number; victims: number } {
+    return { synced: this.synced.size, unsynced: this.unsynced.size, victims: this.victims.size }
+  }
+
+  /** A sink that was full can take more: retry victims now rather than at the next tick. */
+  kickVictims(): void {
+    if (this.victims.size !== 0) this.victimLoop.poke()
+  }
+
+  /** Stop both loops (awaiting a round in flight). Streams stay open but receive nothing more. */
+  async close(): Promise<void> {
+    this.closed = true
+    await this.syncLoop.stop()
+    await this.victimLoop.stop()
+  }
+
+  // ---- called by WatchStream ----
+
+  /** @internal Place a new watcher (etcd's watchableStore.watch). */
+  addWatcher(w: Watcher): void {
+    const cur = this.notified
+    if (w.startRev === 0 || w.startRev > cur) {
+      w.minRev = Math.max(cur + 1, w.startRev)
+      this.place(w, 'synced')
+    } else {
+      w.minRev = w.startRev
+      this.place(w, 'unsynced')
+      this.syncLoop.poke()
+    }
+  }
+
+  /** @internal Remove a watcher from wherever it is. */
+  cancelWatcher(w: Watcher): void {
+    if (w.state === 'synced') this.synced.delete(w)
+    else if (w.state === 'unsynced') this.unsynced.delete(w)
+    else if (w.state === 'victim') this.victims.delete(w)
+    w.state = 'gone'
+  }
+
+  /** @internal */
+  streamClosed(ws: WatchStream): void {
+    this.streams.delete(ws)
+    this.deferred.delete(ws)
+  }
+
+  /** @internal A stream's progress request waits until its watchers are synced. */
+  deferProgress(ws: WatchStream): void {
+    this.deferred.add(ws)
+  }
+
+  /**
+   * @internal Send a progress response (revision = rev()) as `responseId` through the first watcher's sink,
+   * if every watcher is synced and none waits for a future start revision (etcd 3.4.25+, #20291). False if
+   * not sent (not all synced, no watchers, or the sink is full).
+   */
+  progressIfSync(watchers: Iterable<Watcher>, responseId: number): boolean {
+    const rev = this.notified
+    let first: Watcher | undefined
+    for (const w of watchers) {
+      if (w.state !== 'synced' || rev < w.startRev) return false
+      first ??= w
+    }
+    if (first === undefined) return false
+    return first.stream.sink.trySend({ watchId: responseId, events: [], revision: rev, compactRevision: 0 })
+  }
+
+  // ---- the write path ----
+
+  /** @internal TxnObserver: remember the txn until it is durable. */
+  txnEnded(rev: number, changes: readonly Change[]): void {
+    this.pending.push({ rev, changes })
+  }
+
+  /** @internal TxnObserver: notify synced watchers of every pending txn up to `rev`, in order. */
+  durable(rev: number): void {
+    while (this.pendingHead < this.pending.length) {
+      const p = this.pending[this.pendingHead] as PendingTxn
+      if (p.rev > rev) break
+      this.pendingHead++
+      this.notified = p.rev
+      if (this.synced.size !== 0) this.notify(p.rev, p.changes)
+    }
+    if (this.pendingHead === this.pending.length) {
+      this.pending = []
+      this.pendingHead = 0
+    } else if (this.pendingHead > 1024) {
+      this.pending = this.pending.slice(this.pendingHead)
+      this.pendingHead = 0
+    }
+    if (rev > this.notified) this.notified = rev
+  }
+
+  /** etcd's notify: one response per matching synced watcher; a full sink makes the watcher a victim. */
+  private notify(rev: number, changes: readonly Change[]): void {
+    let victims: Array<[Watcher, readonly Event[]]> | undefined
+    const deliver = (w: Watcher, evs: readonly Event[]): void => {
+      if (!w.send(evs, rev)) (victims ??= []).push([w, evs])
+      // Advance minRev whether or not the send succeeded (etcd 3.4.25+, #15271).
+      w.minRev = rev + 1
+    }
+    if (changes.length === 1) {
+      const ev = toEvent(rev, changes[0] as Change)
+      const one = [ev]
+      this.synced.forEachMatch(bytesToLatin1(ev.kv.key), ev.kv.key, (w) => {
+        if (rev >= w.minRev) deliver(w, one)
+      })
+    } else {
+      const events = changes.map((c) => toEvent(rev, c))
+      const keyStrs = events.map((e) => bytesToLatin1(e.kv.key))
+      for (const [w, eb] of newWatcherBatch(this.synced, events, keyStrs, Number.MAX_SAFE_INTEGER)) deliver(w, eb.events)
+    }
+    if (victims !== undefined) {
+      // Moved after the loop: the group is not changed while it is being matched against.
+      for (const [w, evs] of victims) {
+        this.synced.delete(w)
+        w.state = 'victim'
+        this.victims.set(w, { events: evs.slice(), revs: 1, moreRev: 0 })
+      }
+      this.victimLoop.poke()
+    }
+  }
+
+  // ---- background loops ----
+
+  /** One catch-up round; returns the delay until the next (sooner while work remains). */
+  private async syncRound(): Promise<number | undefined> {
+    const t0 = this.opts.clock.now()
+    const left = await this.syncWatchers()
+    this.retryDeferredProgress()
+    if (left === 0) return undefined
+    return Math.min(this.opts.syncIntervalMs, Math.max(1, this.opts.clock.now() - t0))
+  }
+
+  /**
+   * etcd's syncWatchers: pick up to maxWatchersPerSync unsynced watchers, cancel the compacted ones, read the
+   * revision log from their smallest minRev to rev(), and send each its events (at most watchBatchMaxRevs
+   * revisions). Returns how many unsynced watchers are left.
+   */
+  private async syncWatchers(): Promise<number> {
+    if (this.unsynced.size === 0 || this.closed) return 0
+    const curRev = this.notified
+    const compactRev = this.kv.compactRev()
+    const chosen = new WatcherGroup()
+    let minRev = Number.MAX_SAFE_INTEGER
+    for (const w of this.unsynced.watchers) {
+      if (chosen.size >= this.opts.maxWatchersPerSync) break
+      if (w.minRev > curRev) {
+        // Nothing to read (e.g. a victim that came back already caught up).
+        this.move(w, 'synced')
+        continue
+      }
+      if (w.minRev < compactRev) {
+        // Strict, as etcd: a watch starting exactly at the compacted revision is still served.
+        if (w.send([], 0, compactRev)) {
+          this.unsynced.delete(w)
+          w.state = 'gone'
+          w.stream.forget(w)
+        }
+        continue
+      }
+      chosen.add(w)
+      if (w.minRev < minRev) minRev = w.minRev
+    }
+    if (chosen.size === 0) return this.unsynced.size
+
+    // The iterator behind scan() reads one consistent snapshot, taken when it starts.
+    const limit = this.opts.syncScanLimit
+    let entries = await this.kv.backend.scan('key', revToBytes({ main: minRev, sub: 0 }), revToBytes({ main: curRev + 1, sub: 0 }), limit)
+    if (this.closed) return 0
+    let upTo = curRev
+    if (entries.length >= limit) {
+      // Stop at the last complete revision; one revision larger than the limit is read whole.
+      const lastMain = bytesToRev((entries[entries.length - 1] as { key: Uint8Array }).key).main
+      if (lastMain > minRev) {
+        upTo = lastMain - 1
+        entries = entries.filter((e) => bytesToRev(e.key).main <= upTo)
+      } else {
+        upTo = minRev
+        entries = await this.kv.backend.scan('key', revToBytes({ main: minRev, sub: 0 }), revToBytes({ main: minRev + 1, sub: 0 }), Number.MAX_SAFE_INTEGER)
+        if (this.closed) return 0
+      }
+    }
+
+    const events: Event[] = []
+    const keyStrs: string[] = []
+    for (const { key: revKey, value } of entries) {
+      const kv = decodeKeyValue(value)
+      const keyStr = bytesToLatin1(kv.key)
+      if (!chosen.contains(keyStr, kv.key)) continue
+      if (isTombstone(revKey)) {
+        const main = bytesToRev(revKey).main
+        events.push({ type: 'DELETE', kv: { ...kv, modRevision: main } })
+      } else events.push({ type: 'PUT', kv })
+      keyStrs.push(keyStr)
+    }
+
+    const batches = newWatcherBatch(chosen, events, keyStrs, this.opts.watchBatchMaxRevs)
+    let victimAdded = false
+    for (const w of chosen.watchers) {
+      // Canceled, or moved, while the log was read.
+      if (w.state !== 'unsynced') continue
+      w.minRev = upTo + 1
+      const eb = batches.get(w)
+      if (eb === undefined) {
+        if (w.minRev > this.notified) this.move(w, 'synced')
+        continue
+      }
+      if (eb.moreRev !== 0) w.minRev = eb.moreRev
+      // The response revision is the store revision read up to, even when capped (as etcd).
+      if (w.send(eb.events, curRev)) {
+        if (w.minRev > this.notified) this.move(w, 'synced')
+        else {
+          // Still behind: go to the back of the line, so every unsynced watcher gets its turn.
+          this.unsynced.delete(w)
+          this.unsynced.add(w)
+        }
+      } else {
+        this.unsynced.delete(w)
+        w.state = 'victim'
+        this.victims.set(w, eb)
+        victimAdded = true
+      }
+    }
+    if (victimAdded) this.victimLoop.poke()
+    return this.unsynced.size
+  }
+
+  /** etcd's moveVictims: retry each victim's batch; those delivered go back to synced or unsynced. */
+  private victimRound(): number {
+    if (this.closed) return IDLE_MS
+    let sent = false
+    for (const [w, eb] of this.victims) {
+      // The watcher has seen everything below minRev once this batch is out.
+      if (!w.send(eb.events, w.minRev - 1)) continue
+      sent = true
+      this.victims.delete(w)
+      if (eb.moreRev !== 0) w.minRev = eb.moreRev
+      if (w.minRev <= this.notified) {
+        w.state = 'unsynced'
+        this.unsynced.add(w)
+      } else {
+        w.state = 'synced'
+        this.synced.add(w)
+      }
+    }
+    if (sent) {
+      if (this.unsynced.size !== 0) this.syncLoop.poke()
+      this.retryDeferredProgress()
+    }
+    return this.victims.size === 0 ? IDLE_MS : this.opts.victimIntervalMs
+  }
+
+  private retryDeferredProgress(): void {
+    for (const ws of this.deferred) if (ws.retryProgress()) this.deferred.delete(ws)
+  }
+
+  private place(w: Watcher, state: 'synced' | 'unsynced'): void {
+    w.state = state
+    if (state === 'synced') this.synced.add(w)
+    else this.unsynced.add(w)
+  }
+
+  private move(w: Watcher, to: 'synced' | 'unsynced'): void {
+    if (w.state === 'synced') this.synced.delete(w)
+    else if (w.state === 'unsynced') this.unsynced.delete(w)
+    this.place(w, to)
+  }
+}

@@ -1,0 +1,33 @@
+// etcdserverpb.ResponseHeader on the wire, shared by the hand-written response codecs.
+import { bigVarintSize, varintSize, writeBigVarint, writeVarint, writeVarintField, WIRE_LEN, WIRE_VARINT } from './proto-wire.js'
+
+/** The fields of etcdserverpb.ResponseHeader (structurally the domain ResponseHeader). */
+export interface WireHeader {
+  readonly clusterId: bigint
+  readonly memberId: bigint
+  readonly revision: number
+  readonly raftTerm: number
+}
+
+/** Encoded size of the header's body (without its own tag and length). */
+export function headerSize(h: WireHeader): number {
+  return (h.clusterId ? 1 + bigVarintSize(h.clusterId) : 0) + (h.memberId ? 1 + bigVarintSize(h.memberId) : 0) +
+    (h.revision ? 1 + varintSize(h.revision) : 0) + (h.raftTerm ? 1 + varintSize(h.raftTerm) : 0)
+}
+
+/** Write the header as field 1 (tag, length `size` from headerSize, body); returns the new position. */
+export function writeHeader(out: Uint8Array, pos: number, h: WireHeader, size: number): number {
+  out[pos++] = (1 << 3) | WIRE_LEN
+  pos = writeVarint(out, pos, size)
+  if (h.clusterId) {
+    out[pos++] = (1 << 3) | WIRE_VARINT
+    pos = writeBigVarint(out, pos, h.clusterId)
+  }
+  if (h.memberId) {
+    out[pos++] = (2 << 3) | WIRE_VARINT
+    pos = writeBigVarint(out, pos, h.memberId)
+  }
+  if (h.revision) pos = writeVarintField(out, pos, 3, h.revision)
+  if (h.raftTerm) pos = writeVarintField(out, pos, 4, h.raftTerm)
+  return pos
+}
