@@ -18,6 +18,8 @@ export interface Config {
   readonly maxTxnOps: number
   readonly unsafeNoFsync: boolean
   readonly logLevel: LogLevel
+  /** Progress notification interval for progress_notify watchers, in ms (never below 100). */
+  readonly watchProgressNotifyIntervalMs: number
 }
 
 export type ParseResult = { readonly kind: 'run'; readonly config: Config } | { readonly kind: 'help' } | { readonly kind: 'version' }
@@ -27,7 +29,7 @@ export class UsageError extends Error {
 }
 
 interface FlagSpec {
-  readonly type: 'string' | 'bool' | 'uint'
+  readonly type: 'string' | 'bool' | 'uint' | 'duration'
   readonly help: string
   readonly def: string
 }
@@ -42,12 +44,42 @@ export const FLAGS: Readonly<Record<string, FlagSpec>> = {
   'max-txn-ops': { type: 'uint', def: '128', help: 'Maximum number of operations permitted in a transaction.' },
   'unsafe-no-fsync': { type: 'bool', def: 'false', help: 'Disables fsync, unsafe, will cause data loss.' },
   'log-level': { type: 'string', def: 'info', help: "Configures log level. Only supports debug, info, warn, error." },
+  'experimental-watch-progress-notify-interval': { type: 'duration', def: '10m0s', help: 'Duration of periodic watch progress notifications (minimum 100ms).' },
+}
+
+/** etcd's minWatchProgressInterval: shorter intervals are raised to this. */
+export const MIN_WATCH_PROGRESS_INTERVAL_MS = 100
+const DEFAULT_WATCH_PROGRESS_INTERVAL_MS = 10 * 60 * 1000
+
+const DURATION_UNITS: Readonly<Record<string, number>> = { ns: 1e-6, us: 1e-3, 'µs': 1e-3, 'μs': 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 }
+
+/** Parse a Go time.Duration string ("10m0s", "1.5s", "100ms", "0") into milliseconds. */
+export function parseDuration(v: string, flag: string): number {
+  const bad = (): UsageError => new UsageError(`invalid value "${v}" for flag --${flag}: parse error`)
+  let rest = v
+  let sign = 1
+  if (rest.startsWith('-') || rest.startsWith('+')) {
+    if (rest[0] === '-') sign = -1
+    rest = rest.slice(1)
+  }
+  if (rest === '0') return 0
+  if (rest === '') throw bad()
+  let total = 0
+  const part = /^(\d+\.?\d*|\.\d+)(ns|us|µs|μs|ms|s|m|h)/
+  while (rest !== '') {
+    const m = part.exec(rest)
+    if (m === null) throw bad()
+    total += Number(m[1]) * (DURATION_UNITS[m[2] as string] as number)
+    rest = rest.slice(m[0].length)
+  }
+  return sign * total
 }
 
 export function usage(): string {
   const lines = ['Usage: etcdlite [flags]', '', 'An etcd v3 compatible key-value server.', '', 'Flags:']
   for (const [name, f] of Object.entries(FLAGS)) {
-    lines.push(`  --${name}${f.type === 'bool' ? '' : ` <${f.type === 'uint' ? 'n' : 'value'}>`}`, `      ${f.help} (default: ${f.def})`)
+    const arg = f.type === 'bool' ? '' : f.type === 'uint' ? ' <n>' : f.type === 'duration' ? ' <duration>' : ' <value>'
+    lines.push(`  --${name}${arg}`, `      ${f.help} (default: ${f.def})`)
   }
   lines.push('  --help', '      Show this help.', '  --version', '      Print the version.')
   return lines.join('\n') + '\n'
@@ -118,6 +150,10 @@ export function parseArgs(argv: readonly string[]): ParseResult {
   const maxTxnOps = parseUint(str('max-txn-ops') ?? '128', 'max-txn-ops')
   if (maxRequestBytes === 0) throw new UsageError('invalid value "0" for flag --max-request-bytes: must be positive')
   if (maxTxnOps === 0) throw new UsageError('invalid value "0" for flag --max-txn-ops: must be positive')
+  // As etcd: zero or negative keeps the default; positive values below the minimum are raised to it.
+  const progressMs = parseDuration(str('experimental-watch-progress-notify-interval') ?? '10m', 'experimental-watch-progress-notify-interval')
+  const watchProgressNotifyIntervalMs =
+    progressMs <= 0 ? DEFAULT_WATCH_PROGRESS_INTERVAL_MS : Math.max(MIN_WATCH_PROGRESS_INTERVAL_MS, progressMs)
   return {
     kind: 'run',
     config: {
@@ -130,6 +166,7 @@ export function parseArgs(argv: readonly string[]): ParseResult {
       maxTxnOps,
       unsafeNoFsync: parseBool(str('unsafe-no-fsync') ?? 'false', 'unsafe-no-fsync'),
       logLevel: logLevel as LogLevel,
+      watchProgressNotifyIntervalMs,
     },
   }
 }

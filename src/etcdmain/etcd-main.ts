@@ -41,6 +41,7 @@ async function serve(cfg: Config): Promise<number> {
       unsafeNoFsync: cfg.unsafeNoFsync,
       maxRequestBytes: cfg.maxRequestBytes,
       maxTxnOps: cfg.maxTxnOps,
+      watchProgressNotifyIntervalMs: cfg.watchProgressNotifyIntervalMs,
       logger,
     })
   } catch (err) {

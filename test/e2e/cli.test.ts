@@ -55,6 +55,7 @@ describe('etcdlite CLI: flags', () => {
     { name: 'a flag missing its value', args: ['--data-dir'], stderr: /--data-dir/ },
     { name: 'a bad boolean', args: ['--memory=maybe'], stderr: /--memory/ },
     { name: 'a positional argument', args: ['serve'], stderr: /serve/ },
+    { name: 'a --experimental-watch-progress-notify-interval without a unit', args: ['--experimental-watch-progress-notify-interval', '5'], stderr: /invalid value "5" for flag --experimental-watch-progress-notify-interval/ },
   ]
   for (const c of bad) {
     it(`${c.name}: exits non-zero with a clear error and does not start`, async () => {
@@ -80,7 +81,7 @@ describe('etcdlite CLI: flags', () => {
   it('--help prints the flags and exits 0', () => {
     const r = runCli(['--help'])
     assert.equal(r.code, 0, r.stderr)
-    for (const flag of ['--data-dir', '--listen-client-urls', '--max-txn-ops', '--max-request-bytes', '--memory']) assert.match(r.stdout, new RegExp(flag))
+    for (const flag of ['--data-dir', '--listen-client-urls', '--max-txn-ops', '--max-request-bytes', '--memory', '--experimental-watch-progress-notify-interval']) assert.match(r.stdout, new RegExp(flag))
   })
 
   it('--version prints a version and exits 0', () => {
