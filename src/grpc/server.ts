@@ -3,7 +3,7 @@ import * as grpc from '@grpc/grpc-js'
 import { GRPC_OVERHEAD_BYTES, type EtcdServer } from '../etcdserver/etcd-server.js'
 import { loadEtcdProto } from './proto.js'
 import { kvHandlers, kvServiceDefinition } from './kv.js'
-import { watchHandlers, watchServiceDefinition } from './watch.js'
+import { WatchCalls, watchHandlers, watchServiceDefinition } from './watch.js'
 import { unimplementedHandlers } from './unimplemented.js'
 import type { ErrorReporter } from './status.js'
 
@@ -21,6 +21,7 @@ export interface GrpcEndpoint {
 
 export class GrpcServer {
   private readonly server: grpc.Server
+  private readonly watchCalls = new WatchCalls()
   private stopping: Promise<void> | undefined
 
   constructor(etcd: EtcdServer, opts: GrpcServerOptions) {
@@ -33,7 +34,7 @@ export class GrpcServer {
     })
     const proto = loadEtcdProto()
     this.server.addService(kvServiceDefinition(proto.etcdserverpb.KV.service), kvHandlers(etcd, opts.report))
-    this.server.addService(watchServiceDefinition(proto.etcdserverpb.Watch.service), watchHandlers(etcd, opts.report))
+    this.server.addService(watchServiceDefinition(proto.etcdserverpb.Watch.service), watchHandlers(etcd, opts.report, this.watchCalls))
     const pending = [
       proto.etcdserverpb.Lease.service,
       proto.etcdserverpb.Cluster.service,
@@ -58,6 +59,8 @@ export class GrpcServer {
 
   /** Stop accepting calls, let calls in flight finish (up to graceMs), then force the rest closed. */
   shutdown(graceMs = 5000): Promise<void> {
+    // Watch streams never end on their own: end them, so the grace period is for calls that do.
+    this.watchCalls.endAll()
     this.stopping ??= new Promise<void>((resolve) => {
       const timer = setTimeout(() => {
         this.server.forceShutdown()

@@ -18,19 +18,49 @@ export function watchServiceDefinition(base: ServiceDefinition): ServiceDefiniti
   return { ...base, Watch: { ...watch, requestDeserialize: decodeWatchRequest, responseSerialize: encodeWatchResponseMessage } }
 }
 
-export function watchHandlers(server: EtcdServer, report: ErrorReporter): UntypedServiceImplementation {
-  const watch: handleBidiStreamingCall<DecodedWatchRequest, WatchResponse> = (call) => serveWatch(server, call, report)
+/** The Watch calls a gRPC server has open, so shutdown can end them instead of waiting for clients. */
+export class WatchCalls {
+  private readonly enders = new Set<() => void>()
+  private stopping = false
+
+  /** @internal */
+  add(end: () => void): boolean {
+    if (this.stopping) return false
+    this.enders.add(end)
+    return true
+  }
+
+  /** @internal */
+  remove(end: () => void): void {
+    this.enders.delete(end)
+  }
+
+  /** End every open Watch call with UNAVAILABLE "etcdserver: server stopped"; refuse new ones. */
+  endAll(): void {
+    this.stopping = true
+    for (const end of [...this.enders]) end()
+  }
+}
+
+export function watchHandlers(server: EtcdServer, report: ErrorReporter, calls: WatchCalls): UntypedServiceImplementation {
+  const watch: handleBidiStreamingCall<DecodedWatchRequest, WatchResponse> = (call) => serveWatch(server, call, report, calls)
   return { Watch: watch }
 }
 
-function serveWatch(server: EtcdServer, call: ServerDuplexStream<DecodedWatchRequest, WatchResponse>, report: ErrorReporter): void {
+function serveWatch(server: EtcdServer, call: ServerDuplexStream<DecodedWatchRequest, WatchResponse>, report: ErrorReporter, calls: WatchCalls): void {
   let blocked = false
   let done = false
   let stream: ServerWatchStream | undefined
   const finish = (): void => {
+    calls.remove(stop)
     if (done) return
     done = true
     stream?.close()
+  }
+  /** End the call from the server side (shutdown). */
+  const stop = (): void => {
+    finish()
+    call.emit('error', toServiceError(new EtcdError('STOPPED')))
   }
   const write = (resp: WatchResponse): void => {
     if (done) return
@@ -53,14 +83,18 @@ function serveWatch(server: EtcdServer, call: ServerDuplexStream<DecodedWatchReq
     },
     sendControl: write,
     end() {
-      if (done) return
-      done = true
-      call.emit('error', toServiceError(new EtcdError('STOPPED')))
+      if (!done) stop()
     },
+  }
+  if (!calls.add(stop)) {
+    done = true
+    call.emit('error', toServiceError(new EtcdError('STOPPED')))
+    return
   }
   try {
     stream = server.newWatchStream(sink)
   } catch (err) {
+    calls.remove(stop)
     done = true
     call.emit('error', toServiceError(err, report))
     return
