@@ -26,6 +26,7 @@ it('README embedded example runs and prints what its comments say', async () => 
     assert.equal(lines[1], "2 [ '1', '2' ]")
     assert.equal(lines[2], 'true')
     assert.match(lines[3] ?? '', /^etcdctl --endpoints=127\.0\.0\.1:\d+ get app\/ --prefix$/)
+    assert.deepEqual(lines.slice(4), ['PUT app/a 2', 'PUT app/b 3', 'PUT app/a 4', 'DELETE app/b 5'])
   } finally {
     await dir.remove()
   }
