@@ -12,7 +12,7 @@ export type {
 } from './etcdserver/types.js'
 export { EtcdError, isEtcdError } from './pkg/errors.js'
 export type { ErrorCode } from './pkg/errors.js'
-export { CompactedError, FutureRevError, EmptyWatcherRangeError, NegativeWatchRevisionError } from './mvcc/errors.js'
+export { CompactedError, FutureRevError, EmptyWatcherRangeError } from './mvcc/errors.js'
 export { prefixEnd } from './pkg/bytes.js'
 export type { Logger, LogLevel } from './pkg/logger.js'
 export { createLogger } from './pkg/logger.js'

@@ -4,7 +4,7 @@
 import type { EtcdServer } from '../etcdserver/etcd-server.js'
 import type { WatchFilter, WatchRequest, WatchResponse } from '../etcdserver/types.js'
 import type { ServerWatchStream } from '../etcdserver/watch.js'
-import { EmptyWatcherRangeError, NegativeWatchRevisionError } from '../mvcc/errors.js'
+import { CompactedError, EmptyWatcherRangeError } from '../mvcc/errors.js'
 import { AsyncQueue } from '../pkg/async-queue.js'
 import { compareBytes, prefixEnd } from '../pkg/bytes.js'
 
@@ -114,7 +114,7 @@ export class Watcher implements AsyncIterableIterator<WatchResponse>, AsyncDispo
   /** @internal use Etcd.watch(). Throws etcd's errors for an empty range or a negative start revision. */
   constructor(server: EtcdServer, o: WatchOptions) {
     const rangeEnd = o.prefix === true ? prefixEnd(o.key) : o.rangeEnd
-    if ((o.startRevision ?? 0) < 0) throw new NegativeWatchRevisionError()
+    if ((o.startRevision ?? 0) < 0) throw new CompactedError()
     const isRange = rangeEnd !== undefined && rangeEnd.length !== 0 && !(rangeEnd.length === 1 && rangeEnd[0] === 0)
     if (isRange && compareBytes(o.key.length === 0 ? Uint8Array.of(0) : o.key, rangeEnd) >= 0) throw new EmptyWatcherRangeError()
     this.closed = new Promise((resolve) => (this.resolveClosed = resolve))

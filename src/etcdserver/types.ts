@@ -139,7 +139,8 @@ export type WatchFilter = 'NOPUT' | 'NODELETE'
  *   key empty is read as `"\0"`. key >= rangeEnd (both set) fails with "mvcc: watcher range is empty".
  * - startRevision: 0 or absent = from the next revision; <= the current revision replays history from
  *   there (below the compacted revision: a canceled response with compactRevision set); a future revision
- *   waits for it. Negative: refused, as etcd 3.4.39+ does.
+ *   waits for it. Negative: refused with cancel_reason "etcdserver: mvcc: required revision has been
+ *   compacted", as etcd does since etcd-io/etcd#20693.
  * - watchId: 0 or absent = the stream picks one (counting from 0, skipping IDs in use); another ID is used
  *   as is, and one already in use on the stream fails with "mvcc: duplicate watch ID provided on the
  *   WatchStream".

@@ -4,7 +4,7 @@
 import { toRangeEnd } from '../pkg/bytes.js'
 import { EtcdError } from '../pkg/errors.js'
 import { watchResponseSize } from '../pkg/watch-wire.js'
-import { CompactedError, NegativeWatchRevisionError } from '../mvcc/errors.js'
+import { CompactedError } from '../mvcc/errors.js'
 import type { Event, KV } from '../mvcc/kv.js'
 import { INVALID_WATCH_ID, type StoreWatchResponse, type WatchSink, type WatchStream } from '../mvcc/watcher.js'
 import type { WatchableStore } from '../mvcc/watchable-store.js'
@@ -115,7 +115,8 @@ export class ServerWatchStream implements WatchSink {
     let id: number
     try {
       const start = r.startRevision ?? 0
-      if (start < 0) throw new NegativeWatchRevisionError()
+      // Refused as compacted, as etcd does since etcd-io/etcd#20693 (3.4.23 accepted it and misbehaved).
+      if (start < 0) throw new CompactedError()
       const filters = { noPut: r.filters?.includes('NOPUT') ?? false, noDelete: r.filters?.includes('NODELETE') ?? false }
       id = this.ws.watch(r.watchId ?? 0, key, end, start === 0 ? wsrev + 1 : start, filters)
     } catch (err) {

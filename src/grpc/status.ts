@@ -21,7 +21,6 @@ export const TO_GRPC: Readonly<Record<ErrorCode, status>> = {
   WATCHER_RANGE_EMPTY: status.INVALID_ARGUMENT,
   WATCH_DUPLICATE_ID: status.INVALID_ARGUMENT,
   WATCHER_NOT_EXIST: status.NOT_FOUND,
-  WATCH_NEGATIVE_REV: status.INVALID_ARGUMENT,
 }
 
 export type ErrorReporter = (err: unknown) => void

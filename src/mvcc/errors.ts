@@ -47,11 +47,3 @@ export class WatcherNotExistError extends EtcdError {
     this.name = 'WatcherNotExistError'
   }
 }
-
-/** A watch asked to start at a negative revision (refused since etcd 3.4.39, etcd-io/etcd#20711). */
-export class NegativeWatchRevisionError extends EtcdError {
-  constructor() {
-    super('WATCH_NEGATIVE_REV')
-    this.name = 'NegativeWatchRevisionError'
-  }
-}

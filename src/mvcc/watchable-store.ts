@@ -262,9 +262,9 @@ export class WatchableStore implements TxnObserver {
       if (w.minRev < compactRev) {
         // Strict, as etcd: a watch starting exactly at the compacted revision is still served.
         if (w.send([], 0, compactRev)) {
+          // Gone from the store; its ID stays taken on the stream until canceled, as in etcd.
           this.unsynced.delete(w)
           w.state = 'gone'
-          w.stream.forget(w)
         }
         continue
       }

@@ -166,11 +166,6 @@ export class WatchStream {
     return !this.progressDeferred
   }
 
-  /** @internal The store dropped a watcher on its own (compacted away). */
-  forget(w: Watcher): void {
-    if (this.watchers.get(w.id) === w) this.watchers.delete(w.id)
-  }
-
   /** Remove every watcher; later watch() calls fail. Idempotent. */
   close(): void {
     if (this.closed) return

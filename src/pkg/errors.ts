@@ -18,7 +18,6 @@ export type ErrorCode =
   | 'WATCHER_RANGE_EMPTY'
   | 'WATCH_DUPLICATE_ID'
   | 'WATCHER_NOT_EXIST'
-  | 'WATCH_NEGATIVE_REV'
 
 /** etcd's exact message for each code (etcd's rpctypes); clients match on this text. */
 export const ERROR_MESSAGES: Readonly<Record<ErrorCode, string>> = {
@@ -37,7 +36,6 @@ export const ERROR_MESSAGES: Readonly<Record<ErrorCode, string>> = {
   WATCHER_RANGE_EMPTY: 'mvcc: watcher range is empty',
   WATCH_DUPLICATE_ID: 'mvcc: duplicate watch ID provided on the WatchStream',
   WATCHER_NOT_EXIST: 'mvcc: watcher does not exist',
-  WATCH_NEGATIVE_REV: 'mvcc: required revision is a negative revision',
 }
 
 /** Base of every domain error. `code` is stable; `message` is etcd's text for that code. */

@@ -1,11 +1,14 @@
 // The data model of the compliance cases and the small builders the case tables are written with.
-// A case is a list of steps on a fresh server (revision 1); every step is one KV call and, optionally,
-// the exact response (`want`) or the exact error (`err`) it must produce. Steps with neither must
-// simply succeed (seed data). Bytes are written as latin1 strings, so '\x00' and '\xff' are single bytes.
+// A case is a list of steps on a fresh server (revision 1). A KV step is one KV call and, optionally,
+// the exact response (`want`) or the exact error (`err`) it must produce; KV steps with neither must
+// simply succeed (seed data). A watch step acts on a named watch stream (opened on first use): send a
+// request, take the next responses and compare them, or check that nothing arrives for a moment.
+// Bytes are written as latin1 strings, so '\x00' and '\xff' are single bytes.
 import { status } from '@grpc/grpc-js'
 import type {
   Compare, CompactionRequest, CompactionResponse, DeleteRangeRequest, DeleteRangeResponse, KeyValue, PutRequest,
   PutResponse, RangeRequest, RangeResponse, RequestOp, ResponseHeader, ResponseOp, TxnRequest, TxnResponse,
+  WatchRequest, WatchResponse,
 } from '../../src/etcdserver/types.js'
 import type { Feature } from './client.js'
 
@@ -31,12 +34,34 @@ interface Check<R extends { readonly header: ResponseHeader }> {
   readonly err?: WantError
 }
 
-export type Step =
+export type KvStep =
   | ({ readonly range: RangeRequest } & Check<RangeResponse>)
   | ({ readonly put: PutRequest } & Check<PutResponse>)
   | ({ readonly deleteRange: DeleteRangeRequest } & Check<DeleteRangeResponse>)
   | ({ readonly txn: TxnRequest } & Check<TxnResponse>)
   | ({ readonly compact: CompactionRequest } & Check<CompactionResponse>)
+
+/** A watch response as compared: everything but the header, plus the header's revision as `rev`. */
+export type WantWatch = Want<WatchResponse>
+
+/**
+ * A step on the watch stream named `stream` (a stream is opened on its first step and closed when the
+ * case ends). Every response taken has its header checked like a KV header (same cluster, member and
+ * raft term as the rest of the case).
+ * - send: write one request; nothing is awaited.
+ * - expect: take the next `expect.length` responses and compare them in order, or as a multiset with
+ *   `anyOrder` (responses of different watchers for the same revision come in no defined order).
+ * - silentMs: no response may arrive within this many ms. Only where etcd guarantees silence and no
+ *   later response can prove it; keep it short and rare.
+ * - close: end the stream from the client side.
+ */
+export type WatchStep =
+  | { readonly stream: string; readonly send: WatchRequest }
+  | { readonly stream: string; readonly expect: readonly WantWatch[]; readonly anyOrder?: boolean }
+  | { readonly stream: string; readonly silentMs: number }
+  | { readonly stream: string; readonly close: true }
+
+export type Step = KvStep | WatchStep
 
 export interface Case {
   /** States the behaviour, e.g. "range with limit sets more and counts every match". */
@@ -46,6 +71,11 @@ export interface Case {
   readonly requires?: readonly Feature[]
   /** A known etcdlite deviation from etcd (reported); ignored by the oracle, which must pass it. */
   readonly todo?: string
+  /**
+   * The case expects the behaviour of a later etcd release than the oracle may run (etcdlite follows
+   * that release on purpose): an oracle older than `version` skips the case, saying `why`.
+   */
+  readonly fixedIn?: { readonly version: string; readonly why: string }
 }
 
 // ---- builders ----

@@ -5,6 +5,7 @@ import type {
   CompactionRequest, CompactionResponse, DeleteRangeRequest, DeleteRangeResponse, PutRequest, PutResponse,
   RangeRequest, RangeResponse, TxnRequest, TxnResponse,
 } from '../../src/etcdserver/types.js'
+import type { TestWatchStream } from '../helpers/watch-stream.js'
 
 /**
  * The one error shape every adapter throws for a failed call: the gRPC status code (numeric, as in
@@ -20,13 +21,21 @@ export class ClientError extends Error {
   }
 }
 
-/** A KV client bound to one fresh server. `close()` releases the client and the server it started. */
+/**
+ * A client bound to one fresh server. `close()` releases the client, every watch stream it opened and the
+ * server it started.
+ */
 export interface EtcdTestClient {
   range(req: RangeRequest): Promise<RangeResponse>
   put(req: PutRequest): Promise<PutResponse>
   deleteRange(req: DeleteRangeRequest): Promise<DeleteRangeResponse>
   txn(req: TxnRequest): Promise<TxnResponse>
   compact(req: CompactionRequest): Promise<CompactionResponse>
+  /**
+   * Open a new watch stream (one gRPC Watch call, or one embedded watchStream()) on the same server.
+   * Responses arrive as domain WatchResponses; a failure of the whole stream ends it (WatchStreamEnded).
+   */
+  watch(): TestWatchStream
   close(): Promise<void>
 }
 
@@ -52,6 +61,11 @@ export interface Adapter {
   readonly supports: Supports
   /** True for the real etcd: `todo` marks (known etcdlite deviations) do not apply to it. */
   readonly oracle?: boolean
+  /**
+   * The oracle's etcd release (e.g. "3.4.23"). A case whose `fixedIn` is a later release expects the
+   * behaviour of that release and is skipped here; absent: no case is skipped for its version.
+   */
+  readonly etcdVersion?: string
   /** Set when the whole suite cannot run here; the text says why. */
   readonly skip?: string
   /** Cases run at once (each on its own server); default 1. */

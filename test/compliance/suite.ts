@@ -4,11 +4,13 @@ import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import type { ResponseHeader } from '../../src/etcdserver/types.js'
 import { ClientError, type Adapter, type EtcdTestClient } from './client.js'
-import type { Case, Step, WantError } from './cases.js'
+import type { Case, KvStep, Step, WantError } from './cases.js'
 import { KV_CASES } from './kv.js'
 import { KV_WRITE_CASES } from './kv-write.js'
 import { TXN_CASES } from './txn.js'
 import { TXN_RULE_CASES } from './txn-rules.js'
+import { WATCH_CASES } from './watch.js'
+import { isWatchStep, WatchSession } from './watch-steps.js'
 
 /** Every case, grouped as the report shows them. */
 export const GROUPS: ReadonlyArray<readonly [string, readonly Case[]]> = [
@@ -16,6 +18,7 @@ export const GROUPS: ReadonlyArray<readonly [string, readonly Case[]]> = [
   ['put, delete, compact, headers', KV_WRITE_CASES],
   ['txn', TXN_CASES],
   ['txn request rules', TXN_RULE_CASES],
+  ['watch', WATCH_CASES],
 ]
 
 /** The raft term a freshly bootstrapped single-member etcd reports (it campaigns once, from term 1). */
@@ -60,7 +63,7 @@ async function outcome(p: Promise<{ readonly header: ResponseHeader }>, ids: Hea
   return { ok: { ...(view(rest) as object), rev: header.revision } }
 }
 
-function send(c: EtcdTestClient, s: Step): { name: string; p: Promise<{ readonly header: ResponseHeader }> } {
+function send(c: EtcdTestClient, s: KvStep): { name: string; p: Promise<{ readonly header: ResponseHeader }> } {
   if ('range' in s) return { name: 'range', p: c.range(s.range) }
   if ('put' in s) return { name: 'put', p: c.put(s.put) }
   if ('deleteRange' in s) return { name: 'deleteRange', p: c.deleteRange(s.deleteRange) }
@@ -68,17 +71,52 @@ function send(c: EtcdTestClient, s: Step): { name: string; p: Promise<{ readonly
   return { name: 'compact', p: c.compact(s.compact) }
 }
 
-/** Run the steps in order; the first mismatch fails the case and names the step. */
+/**
+ * Run the steps in order; the first mismatch fails the case and names the step. Watch streams the steps
+ * open are closed at the end, and must not hold responses that no step expected.
+ */
 export async function runSteps(c: EtcdTestClient, steps: readonly Step[]): Promise<void> {
   const ids = new HeaderIdentity()
-  for (const [i, s] of steps.entries()) {
-    const { name, p } = send(c, s)
-    const where = `step ${i + 1} (${name})`
-    const got = await outcome(p, ids, where)
-    if (s.err !== undefined) assert.deepStrictEqual(got, { err: s.err }, `${where}: want error`)
-    else if (s.want !== undefined) assert.deepStrictEqual(got, { ok: s.want }, `${where}: want response`)
-    else if ('err' in got) assert.fail(`${where}: seed step failed: ${got.err.code} ${got.err.message}`)
+  const watches = new WatchSession(c, view, (h, where) => ids.check(h, where))
+  try {
+    for (const [i, s] of steps.entries()) {
+      if (isWatchStep(s)) {
+        await watches.run(s, `step ${i + 1} (watch stream ${s.stream})`)
+        continue
+      }
+      const { name, p } = send(c, s)
+      const where = `step ${i + 1} (${name})`
+      const got = await outcome(p, ids, where)
+      if (s.err !== undefined) assert.deepStrictEqual(got, { err: s.err }, `${where}: want error`)
+      else if (s.want !== undefined) assert.deepStrictEqual(got, { ok: s.want }, `${where}: want response`)
+      else if ('err' in got) assert.fail(`${where}: seed step failed: ${got.err.code} ${got.err.message}`)
+    }
+    watches.assertDrained()
+  } finally {
+    watches.close()
   }
+}
+
+/** a < b for dotted release numbers ("3.4.23" < "3.4.25"). */
+function olderThan(a: string, b: string): boolean {
+  const x = a.split('.').map(Number)
+  const y = b.split('.').map(Number)
+  for (let i = 0; i < Math.max(x.length, y.length); i++) {
+    const d = (x[i] ?? 0) - (y[i] ?? 0)
+    if (d !== 0) return d < 0
+  }
+  return false
+}
+
+/** Why this adapter skips the case, or undefined. */
+function skipReason(opts: Adapter, c: Case): string | undefined {
+  const missing = (c.requires ?? []).filter((f) => !opts.supports[f])
+  if (missing.length > 0) return `${opts.name} does not support ${missing.join(', ')}`
+  const v = opts.etcdVersion
+  if (c.fixedIn !== undefined && v !== undefined && olderThan(v, c.fixedIn.version)) {
+    return `etcd ${v} predates ${c.fixedIn.version}: ${c.fixedIn.why}`
+  }
+  return undefined
 }
 
 export interface SuiteOptions extends Adapter {
@@ -88,14 +126,13 @@ export interface SuiteOptions extends Adapter {
 
 /** Register the whole suite for one adapter with node:test. */
 export function runComplianceSuite(opts: SuiteOptions): void {
-  const { name, factory, supports } = opts
+  const { name, factory } = opts
   // Groups run one after another; the cases inside a group run up to `concurrency` at once.
   describe(`compliance: ${name}`, opts.skip === undefined ? {} : { skip: opts.skip }, () => {
     for (const [group, cases] of opts.groups ?? GROUPS) {
       describe(group, { concurrency: opts.concurrency ?? 1 }, () => {
         for (const c of cases) {
-          const missing = (c.requires ?? []).filter((f) => !supports[f])
-          const skip = missing.length === 0 ? undefined : `${name} does not support ${missing.join(', ')}`
+          const skip = skipReason(opts, c)
           const todo = opts.oracle === true ? undefined : c.todo
           it(c.name, { ...(skip === undefined ? {} : { skip }), ...(todo === undefined ? {} : { todo }) }, async () => {
             const client = await factory()

@@ -4,6 +4,7 @@ import { openEtcd } from '../../../src/embed/etcd.js'
 import { TO_GRPC } from '../../../src/grpc/status.js'
 import { EtcdError } from '../../../src/pkg/errors.js'
 import { ClientError, SUPPORTS_ALL, type Adapter, type EtcdTestClient } from '../client.js'
+import { embeddedWatchStream } from './embedded-watch.js'
 
 async function mapped<T>(p: () => Promise<T>): Promise<T> {
   try {
@@ -27,6 +28,7 @@ export const embeddedAdapter: Adapter = {
       deleteRange: (r) => mapped(() => etcd.deleteRange(r)),
       txn: (r) => mapped(() => etcd.txn(r)),
       compact: (r) => mapped(() => etcd.compact(r)),
+      watch: () => embeddedWatchStream(etcd),
       close: () => etcd.close(),
     }
   },

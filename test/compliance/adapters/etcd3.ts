@@ -1,6 +1,7 @@
 // etcdlite served over gRPC, reached through the `etcd3` npm client: its own protos (renamed enums, same
 // numbers), its own connection pool, and its own error casting (castGrpcError). Errors are mapped back
 // from what etcd3 hands out (error class + message), so the suite proves a real client parses ours.
+// Watch streams go through etcd3's own RPC-layer WatchClient and decoder (etcd3-watch.ts).
 import {
   Etcd3, EtcdLeaseInvalidError, GRPCAbortedError, GRPCAlreadyExistsError, GRPCCancelledError, GRPCDataLossError,
   GRPCDeadlineExceededError, GRPCFailedPreconditionError, GRPCInternalError, GRPCInvalidArgumentError,
@@ -9,6 +10,7 @@ import {
 } from 'etcd3'
 import { openEtcd } from '../../../src/embed/etcd.js'
 import { ClientError, SUPPORTS_ALL, type Adapter, type EtcdTestClient } from '../client.js'
+import { etcd3WatchStream } from './etcd3-watch.js'
 import {
   fromPbCompaction, fromPbDeleteRange, fromPbPut, fromPbRange, fromPbTxn, toPbCompaction, toPbDeleteRange, toPbPut,
   toPbRange, toPbTxn,
@@ -53,30 +55,38 @@ async function call<T>(p: () => Promise<unknown>, parse: (x: unknown) => T): Pro
   return parse(res)
 }
 
+/**
+ * Bind an etcd3 client to `endpoint` (any etcd: etcdlite here, the real one when checking the adapter
+ * itself); `close()` closes it, then runs `dispose` (stop the server).
+ */
+export function etcd3TestClient(endpoint: string, dispose: () => Promise<void>): EtcdTestClient {
+  const client = new Etcd3({ hosts: `http://${endpoint}` })
+  const kv = client.kv
+  return {
+    range: (r) => call(() => kv.range(toPbRange(r)), fromPbRange),
+    put: (r) => call(() => kv.put(toPbPut(r)), fromPbPut),
+    deleteRange: (r) => call(() => kv.deleteRange(toPbDeleteRange(r)), fromPbDeleteRange),
+    txn: (r) => call(() => kv.txn(toPbTxn(r)), fromPbTxn),
+    compact: (r) => call(() => kv.compact(toPbCompaction(r)), fromPbCompaction),
+    watch: () => etcd3WatchStream(client),
+    async close() {
+      client.close()
+      await dispose()
+    },
+  }
+}
+
 export const etcd3Adapter: Adapter = {
   name: 'etcd3',
   supports: SUPPORTS_ALL,
   async factory(): Promise<EtcdTestClient> {
     const etcd = await openEtcd({ memory: true })
-    let client: Etcd3
     try {
       const { endpoint } = await etcd.listen({ port: 0 })
-      client = new Etcd3({ hosts: `http://${endpoint}` })
+      return etcd3TestClient(endpoint, () => etcd.close())
     } catch (e) {
       await etcd.close()
       throw e
-    }
-    const kv = client.kv
-    return {
-      range: (r) => call(() => kv.range(toPbRange(r)), fromPbRange),
-      put: (r) => call(() => kv.put(toPbPut(r)), fromPbPut),
-      deleteRange: (r) => call(() => kv.deleteRange(toPbDeleteRange(r)), fromPbDeleteRange),
-      txn: (r) => call(() => kv.txn(toPbTxn(r)), fromPbTxn),
-      compact: (r) => call(() => kv.compact(toPbCompaction(r)), fromPbCompaction),
-      async close() {
-        client.close()
-        await etcd.close()
-      },
     }
   },
 }
