@@ -118,7 +118,9 @@ export class ServerWatchStream implements WatchSink {
       // Refused as compacted, as etcd does since etcd-io/etcd#20693 (3.4.23 accepted it and misbehaved).
       if (start < 0) throw new CompactedError()
       const filters = { noPut: r.filters?.includes('NOPUT') ?? false, noDelete: r.filters?.includes('NODELETE') ?? false }
-      id = this.ws.watch(r.watchId ?? 0, key, end, start === 0 ? wsrev + 1 : start, filters)
+      // 0 stays 0 (from the next revision), as in etcd 3.4.38+: a watcher that asked for no start
+      // revision is never a "future" watcher, so it gets progress at once (etcd-io/etcd#20229).
+      id = this.ws.watch(r.watchId ?? 0, key, end, start, filters)
     } catch (err) {
       if (!(err instanceof EtcdError)) throw err
       this.out.sendControl(this.response(wsrev, INVALID_WATCH_ID, { created: true, canceled: true, cancelReason: err.message }))

@@ -33,12 +33,17 @@ const ZERO: Revision = { main: 0, sub: 0 }
  *       {4.0, 5.0(t)}
  *       {1.0, 2.0, 3.0(t)}
  *
- * Compaction at revision N drops every revision <= N except the newest one of the generation live at N,
- * and drops that one too when it is a tombstone; a generation left empty goes with it:
+ * Compaction at revision N drops every revision <= N except the newest one of the generation live at N;
+ * a tombstone at exactly N is kept too (etcd-io/etcd#18274, etcd 3.4.34+: a watch from N must still see
+ * that delete), and goes at the next compaction above N. A generation left empty goes with it:
  *
  *     compact(2) -> {empty} {4.0, 5.0(t)} {2.0, 3.0(t)}
+ *     compact(3) -> {empty} {4.0, 5.0(t)} {3.0(t)}
  *     compact(4) -> {empty} {4.0, 5.0(t)}
- *     compact(5) -> {empty}                (the KeyIndex is empty and is removed)
+ *     compact(5) -> {empty} {5.0(t)}
+ *     compact(6) -> {empty}                (the KeyIndex is empty and is removed)
+ *
+ * etcd 3.4.23 dropped a tombstone at exactly N at once, losing that DELETE for watchers starting at N.
  */
 export class KeyIndex {
   readonly key: Uint8Array
@@ -66,6 +71,16 @@ export class KeyIndex {
     invariant(this.generations.length === 0, 'keyIndex.restore: not empty')
     this.modified = modified
     this.generations.push({ created, ver, revs: [modified] })
+  }
+
+  /**
+   * Rebuild from a stored tombstone that is the key's only record left (its history was compacted away
+   * up to and including N = the tombstone's revision; etcd-io/etcd#19188). The creating revision is
+   * unknown, so it is zero.
+   */
+  restoreTombstone(tomb: Revision): void {
+    this.restore(ZERO, tomb, 1)
+    this.generations.push(newGeneration())
   }
 
   /** Append a tombstone at (main, sub) and open a new generation. Throws if the key is not live. */
@@ -122,20 +137,17 @@ export class KeyIndex {
   compact(atRev: number, available: Set<string>): void {
     invariant(!this.isEmpty(), 'keyIndex.compact: empty keyIndex')
     const compacted = this.doCompact(atRev, available)
-    let genIdx = compacted.genIdx
+    const genIdx = compacted.genIdx
     const revIndex = compacted.revIndex
     const g = this.generations[genIdx] as Generation
-    if (g.revs.length !== 0) {
-      if (revIndex !== -1) g.revs = g.revs.slice(revIndex)
-      if (g.revs.length === 1 && genIdx !== this.generations.length - 1) {
-        available.delete(revKey(g.revs[0] as Revision))
-        genIdx++
-      }
-    }
+    if (g.revs.length !== 0 && revIndex !== -1) g.revs = g.revs.slice(revIndex)
     this.generations = this.generations.slice(genIdx)
   }
 
-  /** Like compact, but only computes what would survive (etcd's `keep`, used for hashing). */
+  /**
+   * Like compact, but only computes what would survive (etcd's `keep`, used for hashing). Unlike compact,
+   * it leaves out a tombstone at exactly atRev, as etcd does, so hashes agree with older versions.
+   */
   keep(atRev: number, available: Set<string>): void {
     if (this.isEmpty()) return
     const { genIdx, revIndex } = this.doCompact(atRev, available)
@@ -155,6 +167,12 @@ export class KeyIndex {
     while (genIdx < this.generations.length - 1) {
       const tomb = (g.revs[g.revs.length - 1] as Revision).main
       if (tomb > atRev) break
+      if (tomb === atRev) {
+        // The tombstone is the key's last change at atRev unless the same txn put the key again after it
+        // (a delete and a later put in one txn); then the next generation holds the state at atRev.
+        const next = (this.generations[genIdx + 1] as Generation).revs[0]
+        if (next === undefined || next.main > atRev) break
+      }
       genIdx++
       g = this.generations[genIdx] as Generation
     }

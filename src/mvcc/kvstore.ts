@@ -172,9 +172,11 @@ export class KvStore implements KV {
               if (!(e instanceof RevisionNotFoundError)) throw e
             }
           } else ki.put(rev.main, rev.sub)
-        } else if (!isTombstone(key)) {
+        } else {
           const nki = new KeyIndex(kv.key.slice())
-          nki.restore({ main: kv.createRevision, sub: 0 }, rev, kv.version)
+          // A lone tombstone: compaction at its revision kept it (etcd-io/etcd#19188).
+          if (isTombstone(key)) nki.restoreTombstone(rev)
+          else nki.restore({ main: kv.createRevision, sub: 0 }, rev, kv.version)
           this.index.insert(nki)
         }
       }

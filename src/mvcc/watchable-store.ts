@@ -309,7 +309,8 @@ export class WatchableStore implements TxnObserver {
     for (const w of chosen.watchers) {
       // Canceled, or moved, while the log was read.
       if (w.state !== 'unsynced') continue
-      w.minRev = upTo + 1
+      // A watcher starting above upTo (the scan stopped early) keeps its own, higher minRev.
+      w.minRev = Math.max(w.minRev, upTo + 1)
       const eb = batches.get(w)
       if (eb === undefined) {
         if (w.minRev > this.notified) this.move(w, 'synced')

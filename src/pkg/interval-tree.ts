@@ -5,10 +5,10 @@
  * `node-interval-tree` (an augmented AVL tree of closed numeric intervals) to byte keys, as STYLE R11
  * asks:
  *
- * 1. Each byte string maps to a monotone bigint {@link ordinal}: the first {@link ORDINAL_WIDTH} bytes
- *    read as base-257 digits, byte `b` as digit `b + 1` and a missing byte as digit 0. So a prefix maps
- *    below its extensions, and `compareBytes(a, b) <= 0` implies `ordinal(a) <= ordinal(b)`. Keys that
- *    agree on their first ORDINAL_WIDTH bytes map to the same number.
+ * 1. Each byte string maps to a monotone bigint {@link ordinal}: its first {@link ORDINAL_WIDTH}
+ *    bytes, zero-padded, as a big-endian number. `compareBytes(a, b) <= 0` implies
+ *    `ordinal(a) <= ordinal(b)`; keys that agree on their first ORDINAL_WIDTH bytes (or differ only by
+ *    trailing zero bytes) map to the same number.
  * 2. `[key, end)` is stored as the closed interval `[ordinal(key), ordinal(end)]`, and an end of
  *    {@link FROM_KEY} (etcd's `"\0"`: no upper bound) as `[ordinal(key), INFINITY]`, where INFINITY
  *    is above every ordinal. Every key in the byte range maps into the numeric one, so a numeric search
@@ -29,42 +29,44 @@ import { compareBytes, equalBytes, FROM_KEY } from './bytes.js'
  * How many leading bytes of a key its ordinal reflects. Keys that share a longer prefix get the same
  * ordinal. They still match exactly, but they fall into one tree node that is scanned linearly, so
  * this should cover the usual shared prefixes (Kubernetes' `/registry/<resource>/<namespace>/` is
- * 20-40 bytes). A wider ordinal costs more BigInt work on every stab: 64 bytes is ~513 bits, a
- * handful of machine words.
+ * 20-40 bytes). A wider ordinal costs more BigInt work on every stab, but only for keys that long:
+ * a key of n bytes costs ceil(n / 8) words (64 bytes = 512 bits = 8 words at most). A multiple of 8.
  */
 export const ORDINAL_WIDTH = 64
 
-/** Bytes folded into one Number before the BigInt step: 257^6 < 2^53, so the digits stay exact. */
-const CHUNK = 6
+/** ORDINAL_WIDTH in 64-bit words. */
+const WORDS = ORDINAL_WIDTH / 8
 
-/** POW[i] = 257^i for i in [0, ORDINAL_WIDTH]. */
-const POW: readonly bigint[] = (() => {
-  const p: bigint[] = [1n]
-  for (let i = 1; i <= ORDINAL_WIDTH; i++) p.push((p[i - 1] as bigint) * 257n)
-  return p
-})()
+/** SHIFT[i] = 64 * i: the shift that pads an ordinal built from WORDS - i words. */
+const SHIFT: readonly bigint[] = Array.from({ length: WORDS + 1 }, (_, i) => BigInt(64 * i))
 
-/** Above every ordinal (the largest is 257^ORDINAL_WIDTH - 1): the numeric image of FROM_KEY. */
-const INFINITY: bigint = POW[ORDINAL_WIDTH] as bigint
+/** Above every ordinal (the largest is 2^(8 * ORDINAL_WIDTH) - 1): the numeric image of FROM_KEY. */
+const INFINITY: bigint = 1n << BigInt(8 * ORDINAL_WIDTH)
+
+/** Scratch space for {@link ordinal}; safe to share because ordinal() is synchronous and not reentrant. */
+const scratch = new Uint8Array(ORDINAL_WIDTH)
+const scratchView = new DataView(scratch.buffer)
 
 /**
- * The monotone numeric image of a byte string: its first {@link ORDINAL_WIDTH} bytes as base-257
- * digits (byte b -> b + 1, a missing byte -> 0). `compareBytes(a, b) < 0` implies
- * `ordinal(a) <= ordinal(b)`, and `ordinal(a) < ordinal(b)` implies `compareBytes(a, b) < 0`.
- * The empty key maps to 0.
+ * The monotone numeric image of a byte string: its first {@link ORDINAL_WIDTH} bytes, zero-padded,
+ * read as a big-endian unsigned integer. `compareBytes(a, b) <= 0` implies `ordinal(a) <= ordinal(b)`,
+ * hence `ordinal(a) < ordinal(b)` implies `compareBytes(a, b) < 0`. Ties: keys equal on their first
+ * ORDINAL_WIDTH bytes, and keys that differ only by trailing zero bytes ("a" and "a\x00"). The empty
+ * key maps to 0.
+ *
+ * Base 256 rather than base 257 (byte b -> digit b + 1, which would also separate "a" from "a\x00"):
+ * the number is then assembled from big-endian 64-bit words with shifts, about three times faster
+ * than base-257 multiplications, and the rare trailing-zero tie is settled by the exact filter.
  */
 export function ordinal(key: Uint8Array): bigint {
   const n = key.length < ORDINAL_WIDTH ? key.length : ORDINAL_WIDTH
-  let acc = 0n
-  let i = 0
-  while (i < n) {
-    const m = n - i < CHUNK ? n - i : CHUNK
-    let digits = 0
-    for (let j = 0; j < m; j++) digits = digits * 257 + (key[i + j] as number) + 1
-    acc = i === 0 ? BigInt(digits) : acc * (POW[m] as bigint) + BigInt(digits)
-    i += m
-  }
-  return n === ORDINAL_WIDTH ? acc : acc * (POW[ORDINAL_WIDTH - n] as bigint)
+  if (n === 0) return 0n
+  const words = (n + 7) >>> 3
+  for (let i = 0; i < n; i++) scratch[i] = key[i] as number
+  scratch.fill(0, n, words * 8)
+  let acc = scratchView.getBigUint64(0, false)
+  for (let w = 1; w < words; w++) acc = (acc << 64n) | scratchView.getBigUint64(w * 8, false)
+  return words === WORDS ? acc : acc << (SHIFT[WORDS - words] as bigint)
 }
 
 /** One stored interval: the library's record (`low`, `high`) plus the exact bounds and the values. */
@@ -101,6 +103,10 @@ type TreeNode<V> = Node<Item<V>, bigint>
  * Values are compared with `Set` semantics (SameValueZero). The tree copies the key and end bytes,
  * so callers may reuse their arrays.
  *
+ * Cost: insert and delete are O(log n) plus a scan of the ranges whose keys share an ordinal. A
+ * stab visits O((k + 1) log n) nodes for k hits, like etcd's tree; wide ranges (FROM_KEY, short
+ * prefixes) are hits wherever they start left of the point, so they add visits, not wasted work.
+ *
  * Reentrancy: the `fn` passed to {@link stab} may call `stab()` and `intersects()` but must not
  * insert or delete; those throw while a stab is running (they would rebalance the nodes being
  * walked). Collect first, then mutate, as etcd's newWatcherBatch does.
@@ -117,8 +123,8 @@ export class IntervalTree<V> {
   }
 
   /**
-   * Add `value` to the range `[key, end)`. Identical ranges (same key bytes, same end) share one node
-   * and one value set, so adding a value the range already holds does nothing. `end <= key` is
+   * Add `value` to the range `[key, end)`. Identical ranges (same key bytes, same end) share one
+   * record and its value set, so adding a value the range already holds does nothing. `end <= key` is
    * stored but never matches (see the class comment). Throws if called from inside a stab callback.
    */
   insert(key: Uint8Array, end: Uint8Array | typeof FROM_KEY, value: V): void {

@@ -483,6 +483,16 @@ const COMPACTION_CASES: readonly Case[] = [
     ],
   },
   {
+    name: 'a watch from the compact revision sees the delete made at that revision',
+    fixedIn: { version: '3.4.34', why: 'etcd-io/etcd#18274: 3.4.23 compaction drops a tombstone at exactly the compact revision' },
+    steps: [
+      put('a', '1'), put('b', '1'), del('a'), put('b', '2'),
+      { compact: { revision: 4, physical: true } },
+      ...watch(S, watchKey('a', 'c', { startRevision: 4 }), 0, 5),
+      expect(S, events(0, 5, delEv('a', 4), P('b', '2', 3, 5, 2))),
+    ],
+  },
+  {
     name: 'a synced watcher keeps working across a compaction',
     steps: [
       ...watch(S, watchKey('a'), 0, 1),
