@@ -3,13 +3,13 @@
 // its watchers become victims and later catch up from the store, as over gRPC.
 import type { EtcdServer } from '../etcdserver/etcd-server.js'
 import type { WatchFilter, WatchRequest, WatchResponse } from '../etcdserver/types.js'
-import type { ServerWatchStream } from '../etcdserver/watch.js'
+import { WATCH_CHAN_BUF_LEN, type ServerWatchStream } from '../etcdserver/watch.js'
 import { CompactedError, EmptyWatcherRangeError } from '../mvcc/errors.js'
 import { AsyncQueue } from '../pkg/async-queue.js'
 import { compareBytes, prefixEnd } from '../pkg/bytes.js'
 
 /** Watcher responses buffered per stream before its watchers become victims (etcd's chanBufLen). */
-export const WATCH_STREAM_BUFFER = 128
+export const WATCH_STREAM_BUFFER = WATCH_CHAN_BUF_LEN
 
 /**
  * One watch stream, as a gRPC Watch call: `send()` create/cancel/progress requests, iterate the responses
@@ -29,6 +29,7 @@ export class WatchStream implements AsyncIterableIterator<WatchResponse>, AsyncD
     this.closed = new Promise((resolve) => (this.resolveClosed = resolve))
     this.queue = new AsyncQueue({ capacity: buffer, onSpace: () => server.watchable.kickVictims() })
     this.stream = server.newWatchStream({
+      isFull: () => this.queue.isFull(),
       trySend: (r) => this.queue.tryPush(r),
       sendControl: (r) => this.queue.pushForce(r),
       end: () => this.finish(),

@@ -70,6 +70,7 @@ export class EtcdServer implements WatchServerContext {
   readonly fragmentBytes: number
   private readonly watchStreams = new Set<ServerWatchStream>()
   private readonly progressTicker: Ticker
+  private lastHeader: ResponseHeader | undefined
   readonly memberId: bigint
   readonly clusterId: bigint
   readonly raftTerm: number
@@ -121,7 +122,13 @@ export class EtcdServer implements WatchServerContext {
 
   /** The header etcd puts on every response. */
   header(revision: number): ResponseHeader {
-    return { clusterId: this.clusterId, memberId: this.memberId, revision, raftTerm: this.raftTerm }
+    // One object per revision, shared by every response at it (watch fan-out encodes it once).
+    let h = this.lastHeader
+    if (h?.revision !== revision) {
+      h = { clusterId: this.clusterId, memberId: this.memberId, revision, raftTerm: this.raftTerm }
+      this.lastHeader = h
+    }
+    return h
   }
 
   /**

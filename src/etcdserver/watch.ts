@@ -17,6 +17,8 @@ import type { ResponseHeader, WatchCreateRequest, WatchEvent, WatchRequest, Watc
  * by reading no more requests while it is full.
  */
 export interface WatchResponseSink {
+  /** True while trySend would refuse: checked first, so a victim retry costs nothing while its stream is full. */
+  isFull(): boolean
   trySend(resp: WatchResponse): boolean
   sendControl(resp: WatchResponse): void
   /** The server is shutting down and has removed the stream's watchers; end the stream. */
@@ -42,6 +44,9 @@ interface WatcherFlags {
 
 const KEY_ZERO: Uint8Array = Uint8Array.of(0)
 
+/** Watcher responses a stream holds for its consumer before its watchers become victims (etcd's chanBufLen). */
+export const WATCH_CHAN_BUF_LEN = 128
+
 /** A PUT that created its key has no previous value (etcd's isCreateEvent). */
 const isCreate = (e: Event): boolean => e.type === 'PUT' && e.kv.createRevision === e.kv.modRevision
 
@@ -52,7 +57,6 @@ export class ServerWatchStream implements WatchSink {
   private readonly flags = new Map<number, WatcherFlags>()
   /** progress_notify watchers: true = nothing sent since the last tick, so the next tick reports progress. */
   private readonly progress = new Map<number, boolean>()
-  private lastHeader: ResponseHeader | undefined
   private closed = false
 
   constructor(ctx: WatchServerContext, out: WatchResponseSink) {
@@ -142,6 +146,7 @@ export class ServerWatchStream implements WatchSink {
 
   /** WatchSink: a store response becomes a WatchResponse (etcd's sendLoop body). */
   trySend(r: StoreWatchResponse): boolean {
+    if (this.out.isFull()) return false
     const flags = this.flags.get(r.watchId)
     const events = flags?.prevKv === true ? r.events.map((e) => this.withPrevKv(e)) : (r.events as readonly WatchEvent[])
     const compacted = r.compactRevision !== 0
@@ -190,10 +195,8 @@ export class ServerWatchStream implements WatchSink {
   }
 
   private response(revision: number, watchId: number, o: Partial<Omit<WatchResponse, 'header' | 'watchId'>>): WatchResponse {
-    let h = this.lastHeader
-    if (h?.revision !== revision) h = this.lastHeader = this.ctx.header(revision)
     return {
-      header: h,
+      header: this.ctx.header(revision),
       watchId,
       created: o.created ?? false,
       canceled: o.canceled ?? false,

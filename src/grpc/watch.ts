@@ -7,7 +7,7 @@ import type { handleBidiStreamingCall, ServerDuplexStream, ServiceDefinition, Un
 import type { EtcdServer } from '../etcdserver/etcd-server.js'
 import type { WatchResponse } from '../etcdserver/types.js'
 import { EtcdError } from '../pkg/errors.js'
-import type { ServerWatchStream, WatchResponseSink } from '../etcdserver/watch.js'
+import { WATCH_CHAN_BUF_LEN, type ServerWatchStream, type WatchResponseSink } from '../etcdserver/watch.js'
 import { decodeWatchRequest, encodeWatchResponseMessage, type DecodedWatchRequest } from './watch-codec.js'
 import { toServiceError, type ErrorReporter } from './status.js'
 
@@ -64,7 +64,10 @@ function serveWatch(server: EtcdServer, call: ServerDuplexStream<DecodedWatchReq
   }
   const write = (resp: WatchResponse): void => {
     if (done) return
-    if (call.write(resp) || blocked) return
+    call.write(resp)
+    // grpc-js's duplex says "full" at 16 queued messages; a watch stream holds up to etcd's 128 (one put
+    // fanning out to many watchers of a stream queues one response each) and then waits for 'drain'.
+    if (blocked || call.writableLength < WATCH_CHAN_BUF_LEN) return
     blocked = true
     // Reading no more requests bounds the control responses a client can make us queue while it reads nothing.
     call.pause()
@@ -76,6 +79,7 @@ function serveWatch(server: EtcdServer, call: ServerDuplexStream<DecodedWatchReq
     })
   }
   const sink: WatchResponseSink = {
+    isFull: () => blocked,
     trySend(resp) {
       if (blocked) return false
       write(resp)

@@ -17,7 +17,7 @@ import { Ticker } from '../pkg/ticker.js'
 import { bytesToLatin1 } from '../pkg/bytes.js'
 import { invariant } from '../pkg/verify.js'
 import type { Change, Event, KeyValue, TxnObserver } from './kv.js'
-import { decodeKeyValue } from './kv-codec.js'
+import { decodeKeyValue, peekKeyValueKey } from './kv-codec.js'
 import type { KvStore } from './kvstore.js'
 import { bytesToRev, isTombstone, revToBytes } from './revision.js'
 import { WatcherGroup, newWatcherBatch, type EventBatch } from './watcher-group.js'
@@ -294,9 +294,10 @@ export class WatchableStore implements TxnObserver {
     const events: Event[] = []
     const keyStrs: string[] = []
     for (const { key: revKey, value } of entries) {
+      const key = peekKeyValueKey(value)
+      const keyStr = bytesToLatin1(key)
+      if (!chosen.contains(keyStr, key)) continue
       const kv = decodeKeyValue(value)
-      const keyStr = bytesToLatin1(kv.key)
-      if (!chosen.contains(keyStr, kv.key)) continue
       if (isTombstone(revKey)) {
         const main = bytesToRev(revKey).main
         events.push({ type: 'DELETE', kv: { ...kv, modRevision: main } })

@@ -35,6 +35,14 @@ export class AsyncQueue<T> implements AsyncIterableIterator<T> {
     return this.closed
   }
 
+  /** True when tryPush would refuse; a true answer counts as a refusal (onSpace follows when room returns). */
+  isFull(): boolean {
+    if (this.closed) return true
+    if (this.length < this.capacity) return false
+    this.refused = true
+    return true
+  }
+
   /** Queue an item unless the queue is full or closed; false means nothing was taken. */
   tryPush(item: T): boolean {
     if (this.closed) return false

@@ -31,3 +31,18 @@ export function writeHeader(out: Uint8Array, pos: number, h: WireHeader, size: n
   if (h.raftTerm) pos = writeVarintField(out, pos, 4, h.raftTerm)
   return pos
 }
+
+/** Encoded header fields (tag, length, body) by identity: the server shares one header object per revision. */
+const encoded = new WeakMap<WireHeader, Uint8Array>()
+
+/** The header as field 1, encoded once per header object. */
+export function encodeHeaderField(h: WireHeader): Uint8Array {
+  let b = encoded.get(h)
+  if (b === undefined) {
+    const hs = headerSize(h)
+    b = new Uint8Array(1 + varintSize(hs) + hs)
+    writeHeader(b, 0, h, hs)
+    encoded.set(h, b)
+  }
+  return b
+}

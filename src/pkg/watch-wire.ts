@@ -1,6 +1,6 @@
 // etcdserverpb.WatchResponse and mvccpb.Event on the wire. Hand-written: one write fans out to every
 // matching watcher, so an event's bytes are computed once and reused for every response that carries it.
-import { headerSize, writeHeader, type WireHeader } from './header-wire.js'
+import { encodeHeaderField, type WireHeader } from './header-wire.js'
 import { keyValueSize, writeKeyValue, type WireKeyValue } from './keyvalue-wire.js'
 import { lenFieldSize, varintSize, writeVarint, writeVarintField, WIRE_LEN } from './proto-wire.js'
 
@@ -51,23 +51,23 @@ export function encodeEvent(ev: WireEvent): Uint8Array {
 const textEncoder = new TextEncoder()
 const EVENTS_TAG = (11 << 3) | WIRE_LEN
 
-function fixedSize(r: WireWatchResponse, hs: number, reasonLen: number): number {
-  return lenFieldSize(hs) + (r.watchId ? 1 + varintSize(r.watchId) : 0) + (r.created ? 2 : 0) + (r.canceled ? 2 : 0) +
+function fixedSize(r: WireWatchResponse, headerLen: number, reasonLen: number): number {
+  return headerLen + (r.watchId ? 1 + varintSize(r.watchId) : 0) + (r.created ? 2 : 0) + (r.canceled ? 2 : 0) +
     (r.compactRevision ? 1 + varintSize(r.compactRevision) : 0) + (reasonLen ? lenFieldSize(reasonLen) : 0) + (r.fragment ? 2 : 0)
 }
 
 /** Encoded size of a WatchResponse (what etcd's fragmenting compares with its limit). */
 export function watchResponseSize(r: WireWatchResponse): number {
-  let size = fixedSize(r, headerSize(r.header), Buffer.byteLength(r.cancelReason))
+  let size = fixedSize(r, encodeHeaderField(r.header).length, Buffer.byteLength(r.cancelReason))
   for (const ev of r.events) size += lenFieldSize(encodeEvent(ev).length)
   return size
 }
 
 /** Encode a WatchResponse; the header is always written, as etcd sends a non-nil one. */
 export function encodeWatchResponse(r: WireWatchResponse): Buffer {
-  const hs = headerSize(r.header)
+  const header = encodeHeaderField(r.header)
   const reason = r.cancelReason === '' ? undefined : textEncoder.encode(r.cancelReason)
-  let size = fixedSize(r, hs, reason?.length ?? 0)
+  let size = fixedSize(r, header.length, reason?.length ?? 0)
   const evs: Uint8Array[] = new Array<Uint8Array>(r.events.length)
   for (let i = 0; i < r.events.length; i++) {
     const b = encodeEvent(r.events[i] as WireEvent)
@@ -75,7 +75,8 @@ export function encodeWatchResponse(r: WireWatchResponse): Buffer {
     size += lenFieldSize(b.length)
   }
   const out = Buffer.allocUnsafe(size)
-  let pos = writeHeader(out, 0, r.header, hs)
+  out.set(header, 0)
+  let pos = header.length
   if (r.watchId) pos = writeVarintField(out, pos, 2, r.watchId)
   if (r.created) pos = writeVarintField(out, pos, 3, 1)
   if (r.canceled) pos = writeVarintField(out, pos, 4, 1)

@@ -26,6 +26,11 @@ class Out implements WatchResponseSink {
   refused = 0
   ended = 0
 
+  /** Never full up front: refusals go through trySend, where they are counted. */
+  isFull(): boolean {
+    return false
+  }
+
   trySend(resp: WatchResponse): boolean {
     if (!this.accept) {
       this.refused++
