@@ -1,34 +1,56 @@
 // `npm run bench`: etcd vs etcdlite over gRPC on this machine, in one run. Both servers write durably to
-// fresh temp data dirs; every workload runs in a separate client process (bench/client.ts), the same code
-// for both servers; the server order alternates to spread drift. Prints JSON lines, then a table.
-import { spawn, type ChildProcess } from 'node:child_process'
+// fresh temp data dirs; every workload runs in separate client processes (bench/client.ts for KV,
+// bench/watch-client.ts for Watch), the same code for both servers; the server order alternates to spread
+// drift. KV workloads share one server pair; every watch measurement gets a fresh server. Prints JSON
+// lines, then tables.
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
+import { killLoadProcessesSync, LoadProcess } from './lib/child.js'
 import { median } from './lib/stats.js'
 import { processCpuSeconds, processRssMiB, startEtcd, startEtcdlite, type BenchServer, type ServerName } from './lib/servers.js'
 import { MEASURE_END, MEASURE_START, WORKLOADS, type ClientResult, type LoadParams, type Workload } from './lib/workloads.js'
+import { runWatchWorkload, type CatchupFigures, type FanoutFigures, type MemFigures, type WatchFigures } from './lib/watch-run.js'
+import { WATCH_WORKLOADS, type WatchWorkload } from './lib/watch-workloads.js'
 
 const CLIENT_JS = fileURLToPath(new URL('./client.js', import.meta.url))
+
+const SERVER_ORDER: readonly ServerName[] = ['etcd', 'etcdlite']
+
+const ALL_NAMES = [...WORKLOADS.map((w) => w.name), ...WATCH_WORKLOADS.map((w) => w.name)]
 
 const USAGE = `usage: npm run bench -- [options]
   --seconds N          measured seconds per workload (default: $BENCH_SECONDS or 5)
   --warmup N           warm-up seconds before each measurement (default 1)
   --rounds N           repeat everything N times, alternating server order; report medians (default 1)
-  --workloads a,b      only these workloads (default: all): ${WORKLOADS.map((w) => w.name).join(', ')}
+  --workloads a,b      only these workloads (default: all); the groups kv, watch and all also work:
+                       ${ALL_NAMES.join(', ')}
   --key-size N         key size in bytes (default 16)
   --value-size N       value size in bytes (default 128)
   --key-space N        distinct keys the put workloads cycle through (default 10000)
   --serializable       send Range with serializable=true (default: linearizable, as clients do)
+  --servers a,b        only these servers (default etcd,etcdlite); with one, ratios are left empty
+  --watch-procs N      watcher processes per watch workload (default 1); streams and watchers are split evenly
+  --watch-prefix       fan-out watchers watch a prefix and the writer cycles over --key-space keys under it
+                       (default: everyone on the one key the writer puts)
   --etcdlite-node-args="..." node flags for the etcdlite process, e.g. --etcdlite-node-args="--cpu-prof --cpu-prof-dir=prof"
   --etcdlite-args="..."      extra etcdlite flags;  --etcd-args="..."  extra etcd flags (use the = form)
+  --etcdlite-bin PATH  run this etcdlite CLI script instead of build/src/bin/etcdlite.js (e.g. another build)
   --help`
 
 interface RunArgs extends LoadParams {
   readonly rounds: number
   readonly workloads: readonly Workload[]
+  readonly watchWorkloads: readonly WatchWorkload[]
+  readonly servers: readonly ServerName[]
+  readonly watchProcs: number
+  readonly watchPrefix: boolean
   readonly etcdliteNodeArgs: readonly string[]
   readonly etcdliteArgs: readonly string[]
   readonly etcdArgs: readonly string[]
+  readonly etcdliteBin: string | undefined
 }
 
 function splitArgs(s: string | undefined): string[] {
@@ -47,9 +69,13 @@ function parseRunArgs(argv: readonly string[]): RunArgs | undefined {
       'value-size': { type: 'string', default: '128' },
       'key-space': { type: 'string', default: '10000' },
       serializable: { type: 'boolean', default: false },
+      servers: { type: 'string', default: SERVER_ORDER.join(',') },
+      'watch-procs': { type: 'string', default: '1' },
+      'watch-prefix': { type: 'boolean', default: false },
       'etcdlite-node-args': { type: 'string' },
       'etcdlite-args': { type: 'string' },
       'etcd-args': { type: 'string' },
+      'etcdlite-bin': { type: 'string' },
       help: { type: 'boolean', default: false },
     },
     strict: true,
@@ -61,24 +87,38 @@ function parseRunArgs(argv: readonly string[]): RunArgs | undefined {
     return n
   }
   let workloads = WORKLOADS
+  let watchWorkloads = WATCH_WORKLOADS
   if (values.workloads !== undefined) {
-    const names = values.workloads.split(',').map((s) => s.trim()).filter((s) => s !== '')
-    const unknown = names.filter((n) => !WORKLOADS.some((w) => w.name === n))
-    if (unknown.length > 0) throw new Error(`unknown workload(s) ${unknown.join(', ')}; known: ${WORKLOADS.map((w) => w.name).join(', ')}`)
-    workloads = WORKLOADS.filter((w) => names.includes(w.name))
+    const names = new Set<string>()
+    for (const n of values.workloads.split(',').map((x) => x.trim()).filter((x) => x !== '')) {
+      const group = n === 'all' ? ALL_NAMES : n === 'kv' ? WORKLOADS.map((w) => w.name) : n === 'watch' ? WATCH_WORKLOADS.map((w) => w.name) : [n]
+      for (const g of group) names.add(g)
+    }
+    const unknown = [...names].filter((n) => !ALL_NAMES.includes(n))
+    if (unknown.length > 0) throw new Error(`unknown workload(s) ${unknown.join(', ')}; known: kv, watch, all, ${ALL_NAMES.join(', ')}`)
+    workloads = WORKLOADS.filter((w) => names.has(w.name))
+    watchWorkloads = WATCH_WORKLOADS.filter((w) => names.has(w.name))
   }
+  const servers = values.servers.split(',').map((x) => x.trim()).filter((x) => x !== '')
+  const badServer = servers.find((x) => !SERVER_ORDER.some((n) => n === x))
+  if (badServer !== undefined || servers.length === 0) throw new Error(`--servers takes etcd and/or etcdlite, got ${values.servers}`)
   return {
+    servers: SERVER_ORDER.filter((n) => servers.includes(n)),
     seconds: num('seconds', values.seconds ?? process.env['BENCH_SECONDS'] ?? '5', 0.1),
     warmupSeconds: num('warmup', values.warmup, 0),
     rounds: Math.floor(num('rounds', values.rounds, 1)),
     workloads,
+    watchWorkloads,
     keySize: Math.floor(num('key-size', values['key-size'], 2)),
     valueSize: Math.floor(num('value-size', values['value-size'], 0)),
     keySpace: Math.floor(num('key-space', values['key-space'], 1)),
     serializable: values.serializable,
+    watchProcs: Math.floor(num('watch-procs', values['watch-procs'], 1)),
+    watchPrefix: values['watch-prefix'],
     etcdliteNodeArgs: splitArgs(values['etcdlite-node-args']),
     etcdliteArgs: splitArgs(values['etcdlite-args']),
     etcdArgs: splitArgs(values['etcd-args']),
+    etcdliteBin: values['etcdlite-bin'],
   }
 }
 
@@ -94,63 +134,65 @@ interface Measurement extends ClientResult {
   readonly serverRssMiB: number | null
 }
 
-/** Live child processes, so every exit path can kill them. */
-const liveClients = new Set<ChildProcess>()
-const liveServers: BenchServer[] = []
+/** One watch measurement: the figures of one workload on one fresh server. */
+type WatchMeasurement = WatchFigures & { readonly round: number; readonly workload: string; readonly server: ServerName }
+
+/** Live servers, so every exit path can kill them; and the load processes' temp dir. */
+const liveServers = new Set<BenchServer>()
+let sampleDir: string | undefined
 
 function killEverythingSync(): void {
-  for (const c of liveClients) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL')
+  killLoadProcessesSync()
   for (const s of liveServers) s.killSync()
+  if (sampleDir !== undefined) rmSync(sampleDir, { recursive: true, force: true })
+}
+
+async function startServer(name: ServerName, args: RunArgs): Promise<BenchServer> {
+  const s = name === 'etcd' ? await startEtcd(args.etcdArgs) : await startEtcdlite({
+    nodeArgs: args.etcdliteNodeArgs, args: args.etcdliteArgs, ...(args.etcdliteBin === undefined ? {} : { bin: args.etcdliteBin }),
+  })
+  liveServers.add(s)
+  return s
+}
+
+async function stopServer(s: BenchServer): Promise<void> {
+  await s.dispose()
+  liveServers.delete(s)
 }
 
 /** Run bench/client.js for one workload against one server and wait for its JSON result. */
 async function runClient(server: BenchServer, w: Workload, p: LoadParams): Promise<{ result: ClientResult; serverCpuPct: number | null }> {
   const args = [
-    CLIENT_JS, '--endpoint', server.endpoint, '--op', w.op, '--clients', String(w.clients), '--channels', String(w.channels),
+    '--endpoint', server.endpoint, '--op', w.op, '--clients', String(w.clients), '--channels', String(w.channels),
     '--seconds', String(p.seconds), '--warmup', String(p.warmupSeconds), '--key-size', String(p.keySize),
     '--value-size', String(p.valueSize), '--key-space', String(p.keySpace), ...(p.serializable ? ['--serializable'] : []),
   ]
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] })
-  liveClients.add(child)
-  let stdout = ''
-  let stderrTail = ''
   let cpuAt: { cpu: number; wall: number } | undefined
   let serverCpuPct: number | null = null
-  child.stdout?.on('data', (d: Buffer) => {
-    stdout += d.toString()
-  })
-  let pending = ''
-  child.stderr?.on('data', (d: Buffer) => {
-    pending += d.toString()
-    let nl: number
-    while ((nl = pending.indexOf('\n')) >= 0) {
-      const line = pending.slice(0, nl)
-      pending = pending.slice(nl + 1)
-      if (line === MEASURE_START) {
-        const cpu = processCpuSeconds(server.pid)
-        if (cpu !== undefined) cpuAt = { cpu, wall: performance.now() }
-      } else if (line === MEASURE_END) {
-        const cpu = processCpuSeconds(server.pid)
-        if (cpu !== undefined && cpuAt !== undefined) {
-          const wall = (performance.now() - cpuAt.wall) / 1000
-          serverCpuPct = wall > 0 ? Number((((cpu - cpuAt.cpu) / wall) * 100).toFixed(1)) : null
-        }
-      } else {
-        stderrTail = (stderrTail + line + '\n').slice(-4000)
+  const child = new LoadProcess(`client for ${w.name} on ${server.name}`, CLIENT_JS, args, (line) => {
+    if (line === MEASURE_START) {
+      const cpu = processCpuSeconds(server.pid)
+      if (cpu !== undefined) cpuAt = { cpu, wall: performance.now() }
+    } else if (line === MEASURE_END) {
+      const cpu = processCpuSeconds(server.pid)
+      if (cpu !== undefined && cpuAt !== undefined) {
+        const wall = (performance.now() - cpuAt.wall) / 1000
+        serverCpuPct = wall > 0 ? Number((((cpu - cpuAt.cpu) / wall) * 100).toFixed(1)) : null
       }
     }
   })
-  const code = await new Promise<number | null>((resolve, reject) => {
-    child.once('error', reject)
-    child.once('close', (c) => resolve(c))
-  })
-  liveClients.delete(child)
-  if (code !== 0) throw new Error(`client for ${w.name} on ${server.name} exited with ${String(code)}:\n${stderrTail}`)
-  const result = JSON.parse(stdout.trim()) as ClientResult
-  return { result, serverCpuPct }
+  try {
+    const result = await child.result<ClientResult>()
+    return { result, serverCpuPct }
+  } finally {
+    child.kill()
+  }
 }
 
-const SERVER_ORDER: readonly ServerName[] = ['etcd', 'etcdlite']
+/** Which server goes first alternates per workload and per round, so slow drift hits both equally. */
+function serverOrder(args: RunArgs, round: number, index: number): readonly ServerName[] {
+  return (round + index) % 2 === 0 ? args.servers : [...args.servers].reverse()
+}
 
 interface Summary {
   readonly opsPerSec: number
@@ -162,11 +204,13 @@ interface Summary {
   readonly errors: number
 }
 
+/** The median of the non-null values; null when there are none. */
+function present(xs: readonly (number | null)[]): number | null {
+  const got = xs.filter((x): x is number => x !== null)
+  return got.length === 0 ? null : median(got)
+}
+
 function summarize(ms: readonly Measurement[]): Summary {
-  const present = (xs: readonly (number | null)[]): number | null => {
-    const got = xs.filter((x): x is number => x !== null)
-    return got.length === 0 ? null : median(got)
-  }
   return {
     opsPerSec: median(ms.map((m) => m.opsPerSec)),
     p50Ms: median(ms.map((m) => m.p50Ms)),
@@ -182,6 +226,18 @@ function fmt(x: number | null, digits: number): string {
   return x === null || Number.isNaN(x) ? '-' : x.toFixed(digits)
 }
 
+/** a / b, or null when either is missing or b is 0. */
+function ratio(a: number | null, b: number | null): number | null {
+  return a === null || b === null || b === 0 || Number.isNaN(a) || Number.isNaN(b) ? null : Number((a / b).toFixed(3))
+}
+
+function printRows(header: readonly string[], body: readonly (readonly string[])[]): void {
+  const widths = header.map((h, i) => Math.max(h.length, ...body.map((r) => (r[i] ?? '').length)))
+  const line = (cells: readonly string[]): string => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  ')
+  process.stdout.write(`${line(header)}\n`)
+  for (const r of body) process.stdout.write(`${line(r)}\n`)
+}
+
 function printTable(args: RunArgs, rows: readonly { w: Workload; etcd: Summary; lite: Summary }[]): void {
   const header = ['workload', 'etcd ops/s', 'lite ops/s', 'ops ratio', 'etcd p50', 'lite p50', 'etcd p99', 'lite p99', 'p99 ratio', 'etcd cpu%', 'lite cpu%', 'etcd µs/op', 'lite µs/op', 'client cpu% e/l']
   const body = rows.map(({ w, etcd, lite }) => [
@@ -190,8 +246,6 @@ function printTable(args: RunArgs, rows: readonly { w: Workload; etcd: Summary; 
     fmt(etcd.p50Ms, 2), fmt(lite.p50Ms, 2), fmt(etcd.p99Ms, 2), fmt(lite.p99Ms, 2), fmt(etcd.p99Ms / lite.p99Ms, 2),
     fmt(etcd.serverCpuPct, 0), fmt(lite.serverCpuPct, 0), fmt(etcd.serverCpuUsPerOp, 0), fmt(lite.serverCpuUsPerOp, 0), `${fmt(etcd.clientCpuPct, 0)}/${fmt(lite.clientCpuPct, 0)}`,
   ])
-  const widths = header.map((h, i) => Math.max(h.length, ...body.map((r) => (r[i] ?? '').length)))
-  const line = (cells: readonly string[]): string => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  ')
   const out = process.stdout
   out.write('\n')
   out.write(`etcd vs etcdlite — ${args.rounds} round(s) × ${args.seconds} s (+${args.warmupSeconds} s warm-up), key ${args.keySize} B, value ${args.valueSize} B, ` +
@@ -199,10 +253,179 @@ function printTable(args: RunArgs, rows: readonly { w: Workload; etcd: Summary; 
   out.write('ops ratio = etcdlite/etcd ops/s; p99 ratio = etcd/etcdlite p99 (both: > 1 means etcdlite is better)\n')
   out.write('NxKconn = N concurrent requests over K gRPC connections; cpu% = server CPU in % of one core during the window;\n' +
     'µs/op = server CPU time per request; client cpu% near 100 × cores means the load generator is the limit\n\n')
-  out.write(`${line(header)}\n`)
-  for (const r of body) out.write(`${line(r)}\n`)
+  printRows(header, body)
   const errs = rows.filter((r) => r.etcd.errors + r.lite.errors > 0)
   if (errs.length > 0) out.write(`\nWARNING: request errors in ${errs.map((r) => r.w.name).join(', ')} (see JSON lines)\n`)
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Watch summaries and tables
+
+interface FanoutSummary {
+  readonly eventsPerSec: number
+  readonly putsPerSec: number
+  readonly p50Ms: number | null
+  readonly p99Ms: number | null
+  readonly undeliveredPct: number
+  readonly putP99Ms: number
+  readonly serverCpuPct: number | null
+  readonly serverUsPerEvent: number | null
+  readonly clientCpuPct: number
+  readonly clientUsPerEvent: number | null
+  readonly errors: number
+}
+
+function summarizeFanout(ms: readonly FanoutFigures[]): FanoutSummary {
+  // A null latency (the quantile fell among undelivered events) sorts as +∞: it wins the median when
+  // at least half the rounds had it.
+  const latency = (xs: readonly (number | null)[]): number | null => {
+    const nulls = xs.filter((x) => x === null).length
+    return nulls * 2 >= xs.length && xs.length > 0 ? null : median(xs.map((x) => x ?? Number.POSITIVE_INFINITY))
+  }
+  return {
+    eventsPerSec: median(ms.map((m) => m.eventsPerSec)),
+    putsPerSec: median(ms.map((m) => m.putsPerSec)),
+    p50Ms: latency(ms.map((m) => m.p50Ms)),
+    p99Ms: latency(ms.map((m) => m.p99Ms)),
+    undeliveredPct: median(ms.map((m) => m.undeliveredPct)),
+    putP99Ms: median(ms.map((m) => m.putP99Ms)),
+    serverCpuPct: present(ms.map((m) => m.serverCpuPct)),
+    serverUsPerEvent: present(ms.map((m) => m.serverUsPerEvent)),
+    clientCpuPct: median(ms.map((m) => m.clientCpuPct)),
+    clientUsPerEvent: present(ms.map((m) => m.clientUsPerEvent)),
+    errors: ms.reduce((a, m) => a + m.errors, 0),
+  }
+}
+
+interface CatchupSummary {
+  readonly catchupSeconds: number | null
+  readonly eventsPerSec: number | null
+  readonly events: number
+  readonly expectedEvents: number
+  readonly serverCpuSeconds: number | null
+  readonly clientCpuSeconds: number
+  readonly errors: number
+}
+
+function summarizeCatchup(ms: readonly CatchupFigures[]): CatchupSummary {
+  const unfinished = ms.filter((m) => m.catchupSeconds === null).length
+  return {
+    catchupSeconds: unfinished * 2 >= ms.length ? null : median(ms.map((m) => m.catchupSeconds ?? Number.POSITIVE_INFINITY)),
+    eventsPerSec: present(ms.map((m) => m.eventsPerSec)),
+    events: median(ms.map((m) => m.events)),
+    expectedEvents: median(ms.map((m) => m.expectedEvents)),
+    serverCpuSeconds: present(ms.map((m) => m.serverCpuSeconds)),
+    clientCpuSeconds: median(ms.map((m) => m.clientCpuSeconds)),
+    errors: ms.reduce((a, m) => a + m.errors, 0),
+  }
+}
+
+interface MemSummary {
+  readonly bytesPerWatcher: number | null
+  readonly rssBeforeMiB: number | null
+  readonly rssAfterMiB: number | null
+  readonly createSeconds: number
+  readonly errors: number
+}
+
+function summarizeMem(ms: readonly MemFigures[]): MemSummary {
+  return {
+    bytesPerWatcher: present(ms.map((m) => m.bytesPerWatcher)),
+    rssBeforeMiB: present(ms.map((m) => m.rssBeforeMiB)),
+    rssAfterMiB: present(ms.map((m) => m.rssAfterMiB)),
+    createSeconds: median(ms.map((m) => m.createSeconds)),
+    errors: ms.reduce((a, m) => a + m.errors, 0),
+  }
+}
+
+type WatchSummary =
+  | { readonly kind: 'fanout'; readonly w: WatchWorkload; readonly etcd: FanoutSummary; readonly lite: FanoutSummary }
+  | { readonly kind: 'catchup'; readonly w: WatchWorkload; readonly etcd: CatchupSummary; readonly lite: CatchupSummary }
+  | { readonly kind: 'mem'; readonly w: WatchWorkload; readonly etcd: MemSummary; readonly lite: MemSummary }
+
+function summarizeWatch(w: WatchWorkload, results: readonly WatchMeasurement[]): WatchSummary {
+  const of = (n: ServerName): WatchMeasurement[] => results.filter((r) => r.workload === w.name && r.server === n)
+  const pick = <K extends WatchFigures['kind']>(n: ServerName, kind: K): Extract<WatchFigures, { kind: K }>[] =>
+    of(n).filter((m): m is WatchMeasurement & Extract<WatchFigures, { kind: K }> => m.kind === kind)
+  switch (w.kind) {
+    case 'fanout': return { kind: 'fanout', w, etcd: summarizeFanout(pick('etcd', 'fanout')), lite: summarizeFanout(pick('etcdlite', 'fanout')) }
+    case 'catchup': return { kind: 'catchup', w, etcd: summarizeCatchup(pick('etcd', 'catchup')), lite: summarizeCatchup(pick('etcdlite', 'catchup')) }
+    case 'mem': return { kind: 'mem', w, etcd: summarizeMem(pick('etcd', 'mem')), lite: summarizeMem(pick('etcdlite', 'mem')) }
+  }
+}
+
+/** The summary JSON line's ratios: > 1 means etcdlite is better. */
+function watchRatios(s: WatchSummary): Record<string, number | null> {
+  switch (s.kind) {
+    case 'fanout': return { eventsRatio: ratio(s.lite.eventsPerSec, s.etcd.eventsPerSec), p99Ratio: ratio(s.etcd.p99Ms, s.lite.p99Ms) }
+    case 'catchup': return { timeRatio: ratio(s.etcd.catchupSeconds, s.lite.catchupSeconds) }
+    case 'mem': return { memRatio: ratio(s.etcd.bytesPerWatcher, s.lite.bytesPerWatcher) }
+  }
+}
+
+function describeWatch(w: WatchWorkload): string {
+  switch (w.kind) {
+    case 'fanout': return `${w.watchers} watchers / ${w.streams} streams, writer ${w.rate === null ? 'full speed' : `${w.rate} puts/s`}`
+    case 'catchup': return `${w.historyRevs} revs over ${w.historyKeys} keys, ${w.watchers} watchers / ${w.streams} streams on ${w.watch === 'prefix' ? 'the prefix' : 'one key each'}`
+    case 'mem': return `${w.watchers} watchers / ${w.streams} streams, distinct keys`
+  }
+}
+
+function latencyCell(x: number | null): string {
+  return x === null ? 'lost' : x.toFixed(2)
+}
+
+function printWatchTables(args: RunArgs, sums: readonly WatchSummary[]): void {
+  const out = process.stdout
+  const fan = sums.filter((s): s is Extract<WatchSummary, { kind: 'fanout' }> => s.kind === 'fanout')
+  const cat = sums.filter((s): s is Extract<WatchSummary, { kind: 'catchup' }> => s.kind === 'catchup')
+  const mem = sums.filter((s): s is Extract<WatchSummary, { kind: 'mem' }> => s.kind === 'mem')
+  out.write(`\nwatch: etcd vs etcdlite — ${args.rounds} round(s), fresh server per measurement, ${args.watchProcs} watcher process(es), ` +
+    `key ${args.keySize} B, value ${args.valueSize} B; medians over rounds\n`)
+  for (const s of sums) out.write(`  ${s.w.name}: ${describeWatch(s.w)}\n`)
+  if (fan.length > 0) {
+    out.write(`\nfan-out (${args.seconds} s window after ${args.warmupSeconds} s warm-up; watchers on ${args.watchPrefix ? 'the writer\'s prefix' : 'the writer\'s key'}). ` +
+      'ev/s = events received by all watchers per second; ratio = etcdlite/etcd.\n' +
+      'p50/p99 = put-to-event latency in ms (receive − put sent), sampled watchers; "lost" = that quantile was not\n' +
+      'delivered within the drain time; p99 ratio = etcd/etcdlite. lost% = sampled events never received.\n' +
+      'cli µs/ev = watcher-process CPU per event: 1e6 / it ≈ the events/s one client core can take.\n\n')
+    printRows(
+      ['workload', 'etcd ev/s', 'lite ev/s', 'ratio', 'etcd puts/s', 'lite puts/s', 'etcd p50', 'lite p50', 'etcd p99', 'lite p99', 'p99 ratio', 'lost% e/l',
+        'srv cpu% e/l', 'srv µs/ev e/l', 'cli cpu% e/l', 'cli µs/ev e/l'],
+      fan.map(({ w, etcd, lite }) => [
+        w.name, fmt(etcd.eventsPerSec, 0), fmt(lite.eventsPerSec, 0), fmt(ratio(lite.eventsPerSec, etcd.eventsPerSec), 2),
+        fmt(etcd.putsPerSec, 0), fmt(lite.putsPerSec, 0),
+        latencyCell(etcd.p50Ms), latencyCell(lite.p50Ms), latencyCell(etcd.p99Ms), latencyCell(lite.p99Ms), fmt(ratio(etcd.p99Ms, lite.p99Ms), 2),
+        `${fmt(etcd.undeliveredPct, 1)}/${fmt(lite.undeliveredPct, 1)}`,
+        `${fmt(etcd.serverCpuPct, 0)}/${fmt(lite.serverCpuPct, 0)}`, `${fmt(etcd.serverUsPerEvent, 2)}/${fmt(lite.serverUsPerEvent, 2)}`,
+        `${fmt(etcd.clientCpuPct, 0)}/${fmt(lite.clientCpuPct, 0)}`, `${fmt(etcd.clientUsPerEvent, 2)}/${fmt(lite.clientUsPerEvent, 2)}`,
+      ]),
+    )
+  }
+  if (cat.length > 0) {
+    out.write('\ncatch-up: seconds from the first create until every watcher had every event; ratio = etcd/etcdlite (> 1: etcdlite faster).\n\n')
+    printRows(
+      ['workload', 'events', 'etcd s', 'lite s', 'ratio', 'etcd ev/s', 'lite ev/s', 'srv cpu s e/l', 'cli cpu s e/l'],
+      cat.map(({ w, etcd, lite }) => [
+        w.name, fmt(etcd.expectedEvents, 0), fmt(etcd.catchupSeconds, 2), fmt(lite.catchupSeconds, 2), fmt(ratio(etcd.catchupSeconds, lite.catchupSeconds), 2),
+        fmt(etcd.eventsPerSec, 0), fmt(lite.eventsPerSec, 0),
+        `${fmt(etcd.serverCpuSeconds, 2)}/${fmt(lite.serverCpuSeconds, 2)}`, `${fmt(etcd.clientCpuSeconds, 2)}/${fmt(lite.clientCpuSeconds, 2)}`,
+      ]),
+    )
+  }
+  if (mem.length > 0) {
+    out.write('\nmemory: server RSS growth per watcher (VmRSS after all were created and RSS settled, minus before); ratio = etcd/etcdlite.\n\n')
+    printRows(
+      ['workload', 'etcd B/watcher', 'lite B/watcher', 'ratio', 'etcd RSS MiB before→after', 'lite RSS MiB before→after', 'create s e/l'],
+      mem.map(({ w, etcd, lite }) => [
+        w.name, fmt(etcd.bytesPerWatcher, 0), fmt(lite.bytesPerWatcher, 0), fmt(ratio(etcd.bytesPerWatcher, lite.bytesPerWatcher), 2),
+        `${fmt(etcd.rssBeforeMiB, 1)}→${fmt(etcd.rssAfterMiB, 1)}`, `${fmt(lite.rssBeforeMiB, 1)}→${fmt(lite.rssAfterMiB, 1)}`,
+        `${fmt(etcd.createSeconds, 2)}/${fmt(lite.createSeconds, 2)}`,
+      ]),
+    )
+  }
+  const errs = sums.filter((s) => s.etcd.errors + s.lite.errors > 0)
+  if (errs.length > 0) out.write(`\nWARNING: watch errors (canceled watchers, failed streams or puts) in ${errs.map((s) => s.w.name).join(', ')} (see JSON lines)\n`)
 }
 
 async function main(): Promise<number> {
@@ -215,39 +438,58 @@ async function main(): Promise<number> {
     process.stderr.write(`bench: ${msg}\n`)
   }
 
-  log('starting etcd and etcdlite (fresh temp data dirs, durable writes)')
-  liveServers.push(await startEtcd(args.etcdArgs))
-  liveServers.push(await startEtcdlite({ nodeArgs: args.etcdliteNodeArgs, args: args.etcdliteArgs }))
-  const byName = (n: ServerName): BenchServer => {
-    const s = liveServers.find((x) => x.name === n)
-    if (s === undefined) throw new Error(`no server ${n}`)
-    return s
-  }
-
   const results: Measurement[] = []
+  const watchResults: WatchMeasurement[] = []
+  const tmp = mkdtempSync(join(tmpdir(), 'etcdlite-bench-watch-'))
+  sampleDir = tmp
   try {
-    for (let round = 0; round < args.rounds; round++) {
-      for (const [wi, w] of args.workloads.entries()) {
-        // Alternate which server goes first, per workload and per round, so slow drift hits both equally.
-        const order = (round + wi) % 2 === 0 ? SERVER_ORDER : [...SERVER_ORDER].reverse()
-        for (const name of order) {
-          const server = byName(name)
-          log(`round ${round + 1}/${args.rounds} ${w.name} on ${name}`)
-          const { result, serverCpuPct } = await runClient(server, w, args)
-          const rss = processRssMiB(server.pid)
-          const serverCpuUsPerOp = serverCpuPct === null || result.opsPerSec === 0 ? null : Number(((serverCpuPct * 1e4) / result.opsPerSec).toFixed(1))
-          const m: Measurement = {
-            round: round + 1, workload: w.name, server: name, ...result,
-            serverCpuPct, serverCpuUsPerOp, serverRssMiB: rss === undefined ? null : Number(rss.toFixed(1)),
+    if (args.workloads.length > 0) {
+      log('starting etcd and etcdlite for the KV workloads (fresh temp data dirs, durable writes)')
+      const shared = new Map<ServerName, BenchServer>()
+      try {
+        for (const n of args.servers) shared.set(n, await startServer(n, args))
+        for (let round = 0; round < args.rounds; round++) {
+          for (const [wi, w] of args.workloads.entries()) {
+            for (const name of serverOrder(args, round, wi)) {
+              const server = shared.get(name)
+              if (server === undefined) throw new Error(`no server ${name}`)
+              log(`round ${round + 1}/${args.rounds} ${w.name} on ${name}`)
+              const { result, serverCpuPct } = await runClient(server, w, args)
+              const rss = processRssMiB(server.pid)
+              const serverCpuUsPerOp = serverCpuPct === null || result.opsPerSec === 0 ? null : Number(((serverCpuPct * 1e4) / result.opsPerSec).toFixed(1))
+              const m: Measurement = {
+                round: round + 1, workload: w.name, server: name, ...result,
+                serverCpuPct, serverCpuUsPerOp, serverRssMiB: rss === undefined ? null : Number(rss.toFixed(1)),
+              }
+              results.push(m)
+              process.stdout.write(`${JSON.stringify({ type: 'result', ...m })}\n`)
+            }
           }
-          results.push(m)
-          process.stdout.write(`${JSON.stringify({ type: 'result', ...m })}\n`)
+        }
+      } finally {
+        log('stopping the KV servers')
+        for (const s of shared.values()) await stopServer(s)
+      }
+    }
+
+    for (let round = 0; round < args.rounds; round++) {
+      for (const [wi, w] of args.watchWorkloads.entries()) {
+        for (const name of serverOrder(args, round, wi)) {
+          log(`round ${round + 1}/${args.rounds} ${w.name} on ${name} (fresh server)`)
+          const server = await startServer(name, args)
+          try {
+            const figures = await runWatchWorkload(server, w, { ...args, tmpDir: tmp }, `${w.name}-${name}-r${round + 1}`)
+            const m: WatchMeasurement = { ...figures, round: round + 1, workload: w.name, server: name }
+            watchResults.push(m)
+            process.stdout.write(`${JSON.stringify({ type: 'result', ...m })}\n`)
+          } finally {
+            await stopServer(server)
+          }
         }
       }
     }
   } finally {
-    log('stopping servers')
-    await Promise.all(liveServers.map((s) => s.dispose()))
+    rmSync(tmp, { recursive: true, force: true })
   }
 
   const rows = args.workloads.map((w) => {
@@ -255,14 +497,21 @@ async function main(): Promise<number> {
     return { w, etcd: pick('etcd'), lite: pick('etcdlite') }
   })
   for (const { w, etcd, lite } of rows) {
-    const ratio = (a: number, b: number): number => Number((a / b).toFixed(3))
     process.stdout.write(`${JSON.stringify({
       type: 'summary', workload: w.name, op: w.op, clients: w.clients, channels: w.channels, rounds: args.rounds, seconds: args.seconds,
       keySize: args.keySize, valueSize: args.valueSize, etcd, etcdlite: lite,
       opsRatio: ratio(lite.opsPerSec, etcd.opsPerSec), p99Ratio: ratio(etcd.p99Ms, lite.p99Ms),
     })}\n`)
   }
-  printTable(args, rows)
+  const watchSums = args.watchWorkloads.map((w) => summarizeWatch(w, watchResults))
+  for (const s of watchSums) {
+    process.stdout.write(`${JSON.stringify({
+      type: 'summary', workload: s.w.name, ...s.w, rounds: args.rounds, seconds: args.seconds, keySize: args.keySize, valueSize: args.valueSize,
+      watchProcs: args.watchProcs, watchPrefix: args.watchPrefix, etcd: s.etcd, etcdlite: s.lite, ...watchRatios(s),
+    })}\n`)
+  }
+  if (rows.length > 0) printTable(args, rows)
+  if (watchSums.length > 0) printWatchTables(args, watchSums)
   return 0
 }
 

@@ -68,13 +68,15 @@ export interface EtcdliteLaunch {
   readonly nodeArgs: readonly string[]
   /** Extra etcdlite flags (appended). The default is an on-disk data dir with durable writes. */
   readonly args: readonly string[]
+  /** The etcdlite CLI script to run (default: this checkout's build), e.g. another build to compare with. */
+  readonly bin?: string
 }
 
 /** Start the etcdlite CLI on port 0 with a fresh temp data dir on disk (not --memory) and default durability. */
 export async function startEtcdlite(launch: EtcdliteLaunch): Promise<BenchServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'etcdlite-bench-'))
   const proc = spawn(process.execPath, [
-    ...launch.nodeArgs, ETCDLITE_BIN,
+    ...launch.nodeArgs, launch.bin ?? ETCDLITE_BIN,
     '--listen-client-urls', 'http://127.0.0.1:0', '--data-dir', dataDir, '--log-level', 'warn', ...launch.args,
   ], { stdio: ['ignore', 'pipe', 'pipe'] })
   let stderr = ''
