@@ -6,7 +6,7 @@ import { EtcdError } from '../pkg/errors.js'
 import { watchResponseSize } from '../pkg/watch-wire.js'
 import { CompactedError } from '../mvcc/errors.js'
 import type { Event, KV } from '../mvcc/kv.js'
-import { INVALID_WATCH_ID, type StoreWatchResponse, type WatchSink, type WatchStream } from '../mvcc/watcher.js'
+import { INVALID_WATCH_ID, watchFilters, type StoreWatchResponse, type WatchSink, type WatchStream } from '../mvcc/watcher.js'
 import type { WatchableStore } from '../mvcc/watchable-store.js'
 import type { ResponseHeader, WatchCreateRequest, WatchEvent, WatchRequest, WatchResponse } from './types.js'
 
@@ -43,6 +43,11 @@ interface WatcherFlags {
 }
 
 const KEY_ZERO: Uint8Array = Uint8Array.of(0)
+
+/** The eight flag combinations, shared by every watcher (a stream may hold many thousands). */
+const FLAG_SETS: readonly WatcherFlags[] = Array.from({ length: 8 }, (_, i) => ({ prevKv: (i & 1) !== 0, fragment: (i & 2) !== 0, progressNotify: (i & 4) !== 0 }))
+const watcherFlags = (prevKv: boolean, fragment: boolean, progressNotify: boolean): WatcherFlags =>
+  FLAG_SETS[(prevKv ? 1 : 0) + (fragment ? 2 : 0) + (progressNotify ? 4 : 0)] as WatcherFlags
 
 /** Watcher responses a stream holds for its consumer before its watchers become victims (etcd's chanBufLen). */
 export const WATCH_CHAN_BUF_LEN = 128
@@ -121,7 +126,7 @@ export class ServerWatchStream implements WatchSink {
       const start = r.startRevision ?? 0
       // Refused as compacted, as etcd does since etcd-io/etcd#20693 (3.4.23 accepted it and misbehaved).
       if (start < 0) throw new CompactedError()
-      const filters = { noPut: r.filters?.includes('NOPUT') ?? false, noDelete: r.filters?.includes('NODELETE') ?? false }
+      const filters = watchFilters(r.filters?.includes('NOPUT') ?? false, r.filters?.includes('NODELETE') ?? false)
       // 0 stays 0 (from the next revision), as in etcd 3.4.38+: a watcher that asked for no start
       // revision is never a "future" watcher, so it gets progress at once (etcd-io/etcd#20229).
       id = this.ws.watch(r.watchId ?? 0, key, end, start, filters)
@@ -130,7 +135,7 @@ export class ServerWatchStream implements WatchSink {
       this.out.sendControl(this.response(wsrev, INVALID_WATCH_ID, { created: true, canceled: true, cancelReason: err.message }))
       return
     }
-    this.flags.set(id, { prevKv: r.prevKv === true, fragment: r.fragment === true, progressNotify: r.progressNotify === true })
+    this.flags.set(id, watcherFlags(r.prevKv === true, r.fragment === true, r.progressNotify === true))
     if (r.progressNotify === true) this.progress.set(id, true)
     // Sent before the watcher can produce anything: its events come from a later turn of the event loop.
     this.out.sendControl(this.response(wsrev, id, { created: true }))

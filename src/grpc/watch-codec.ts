@@ -34,8 +34,10 @@ function decodeCreate(buf: Uint8Array): WatchCreateRequest {
     const tag = rd.varint()
     const field = Math.floor(tag / 8)
     const wt = tag & 7
-    if (wt === WIRE_LEN && field === 1) key = rd.bytes().slice()
-    else if (wt === WIRE_LEN && field === 2) rangeEnd = rd.bytes().slice()
+    // Copies (the message buffer must not be kept alive by a watcher); Buffer.from packs small keys into
+    // Node's shared pool instead of one ArrayBuffer each.
+    if (wt === WIRE_LEN && field === 1) key = Buffer.from(rd.bytes())
+    else if (wt === WIRE_LEN && field === 2) rangeEnd = Buffer.from(rd.bytes())
     else if (wt === WIRE_LEN && field === 5) {
       // Packed repeated enum (proto3's default encoding).
       const packed = new Reader(rd.bytes())

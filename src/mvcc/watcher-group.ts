@@ -11,7 +11,8 @@ import type { Watcher } from './watcher.js'
 export class WatcherGroup {
   /** Every member, in the order added (the unsynced loop serves them in this order). */
   readonly watchers = new Set<Watcher>()
-  private readonly keyWatchers = new Map<string, Set<Watcher>>()
+  /** A key's only watcher, or the set of them (most keys have one: no Set per watcher). */
+  private readonly keyWatchers = new Map<string, Watcher | Set<Watcher>>()
   private readonly ranges = new IntervalTree<Watcher>()
 
   get size(): number {
@@ -25,9 +26,10 @@ export class WatcherGroup {
   add(w: Watcher): void {
     this.watchers.add(w)
     if (w.end === undefined) {
-      const set = this.keyWatchers.get(w.keyStr)
-      if (set === undefined) this.keyWatchers.set(w.keyStr, new Set([w]))
-      else set.add(w)
+      const cur = this.keyWatchers.get(w.keyStr)
+      if (cur === undefined) this.keyWatchers.set(w.keyStr, w)
+      else if (cur instanceof Set) cur.add(w)
+      else this.keyWatchers.set(w.keyStr, new Set([cur, w]))
     } else this.ranges.insert(w.key, w.end, w)
   }
 
@@ -35,10 +37,11 @@ export class WatcherGroup {
   delete(w: Watcher): boolean {
     if (!this.watchers.delete(w)) return false
     if (w.end === undefined) {
-      const set = this.keyWatchers.get(w.keyStr)
-      if (set !== undefined) {
-        set.delete(w)
-        if (set.size === 0) this.keyWatchers.delete(w.keyStr)
+      const cur = this.keyWatchers.get(w.keyStr)
+      if (cur === w) this.keyWatchers.delete(w.keyStr)
+      else if (cur instanceof Set) {
+        cur.delete(w)
+        if (cur.size === 1) this.keyWatchers.set(w.keyStr, cur.values().next().value as Watcher)
       }
     } else this.ranges.delete(w.key, w.end, w)
     return true
@@ -51,8 +54,9 @@ export class WatcherGroup {
 
   /** Call fn for every watcher that wants `key` (each at most once per call). */
   forEachMatch(keyStr: string, key: Uint8Array, fn: (w: Watcher) => void): void {
-    const set = this.keyWatchers.get(keyStr)
-    if (set !== undefined) for (const w of set) fn(w)
+    const cur = this.keyWatchers.get(keyStr)
+    if (cur instanceof Set) for (const w of cur) fn(w)
+    else if (cur !== undefined) fn(cur)
     if (this.ranges.size !== 0) this.ranges.stab(key, fn)
   }
 }

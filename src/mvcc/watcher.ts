@@ -16,6 +16,12 @@ export interface WatchFilters {
 }
 
 export const NO_FILTERS: WatchFilters = { noPut: false, noDelete: false }
+const FILTER_SETS: readonly WatchFilters[] = [NO_FILTERS, { noPut: true, noDelete: false }, { noPut: false, noDelete: true }, { noPut: true, noDelete: true }]
+
+/** The shared filters object for a combination (watchers are many; their filters are four objects). */
+export function watchFilters(noPut: boolean, noDelete: boolean): WatchFilters {
+  return FILTER_SETS[(noPut ? 1 : 0) + (noDelete ? 2 : 0)] as WatchFilters
+}
 
 /** What the store hands a stream (etcd's mvcc.WatchResponse). */
 export interface StoreWatchResponse {
@@ -43,9 +49,10 @@ export type WatcherState = 'synced' | 'unsynced' | 'victim' | 'gone'
 /** One watcher. Fields other than the identity ones are the store's to change. */
 export class Watcher {
   readonly id: number
-  readonly key: Uint8Array
   /** The key as an order-preserving string, for the single-key map. */
   readonly keyStr: string
+  /** The key's bytes, kept only by range watchers (memory: a watcher costs a few hundred bytes). */
+  private readonly keyBytes: Uint8Array | undefined
   /** undefined: the single key; FROM_KEY: every key >= key; else keys in [key, end). */
   readonly end: RangeEnd
   /** The revision asked for at creation (0: from now). */
@@ -58,13 +65,18 @@ export class Watcher {
 
   constructor(id: number, key: Uint8Array, end: RangeEnd, startRev: number, filters: WatchFilters, stream: WatchStream) {
     this.id = id
-    this.key = key
     this.keyStr = bytesToLatin1(key)
+    this.keyBytes = end === undefined ? undefined : key
     this.end = end
     this.startRev = startRev
     this.minRev = startRev
     this.filters = filters
     this.stream = stream
+  }
+
+  /** The watched key (or the start of the watched range). */
+  get key(): Uint8Array {
+    return this.keyBytes ?? Buffer.from(this.keyStr, 'latin1')
   }
 
   /**
