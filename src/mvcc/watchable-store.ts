@@ -17,7 +17,7 @@ import { Ticker } from '../pkg/ticker.js'
 import { bytesToLatin1 } from '../pkg/bytes.js'
 import { invariant } from '../pkg/verify.js'
 import type { Change, Event, KeyValue, TxnObserver } from './kv.js'
-import { decodeKeyValue, peekKeyValueKey } from './kv-codec.js'
+import { decodeKeyValue } from './kv-codec.js'
 import type { KvStore } from './kvstore.js'
 import { bytesToRev, isTombstone, revToBytes } from './revision.js'
 import { WatcherGroup, newWatcherBatch, type EventBatch } from './watcher-group.js'
@@ -53,6 +53,19 @@ export const WATCHABLE_STORE_DEFAULTS = {
 /** With no victims the victim loop sleeps this long (it is poked awake when one appears). */
 const IDLE_MS = 60_000
 
+/** A decoded span of the revision log: every event in [from, upTo], in revision order. */
+interface LogSpan {
+  readonly from: number
+  readonly upTo: number
+  readonly events: Event[]
+  readonly keyStrs: string[]
+  /** Encoded size of the span's values (what keeping it costs). */
+  readonly bytes: number
+}
+
+/** A decoded log span larger than this is not kept between catch-up rounds. */
+const LOG_CACHE_MAX_BYTES = 64 * 1024 * 1024
+
 interface PendingTxn {
   readonly rev: number
   readonly changes: readonly Change[]
@@ -76,6 +89,8 @@ export class WatchableStore implements TxnObserver {
   private readonly deferred = new Set<WatchStream>()
   private readonly streams = new Set<WatchStream>()
   private pending: PendingTxn[] = []
+  /** The log span the last catch-up round read (see readLog); dropped once no watcher is unsynced. */
+  private logCache: LogSpan | undefined
   private pendingHead = 0
   /** Watchers have been notified of every revision up to this one. */
   private notified: number
@@ -232,13 +247,16 @@ export class WatchableStore implements TxnObserver {
 
   // ---- background loops ----
 
-  /** One catch-up round; returns the delay until the next (sooner while work remains). */
+  /**
+   * One catch-up round; returns the delay until the next. While watchers remain unsynced the next round
+   * follows at once: a round already yields to the event loop while it reads the log, so writers keep
+   * their turn (etcd instead sleeps as long as the round took, which doubles catch-up time here).
+   */
   private async syncRound(): Promise<number | undefined> {
-    const t0 = this.opts.clock.now()
     const left = await this.syncWatchers()
+    if (left === 0) this.logCache = undefined
     this.retryDeferredProgress()
-    if (left === 0) return undefined
-    return Math.min(this.opts.syncIntervalMs, Math.max(1, this.opts.clock.now() - t0))
+    return left === 0 ? undefined : 0
   }
 
   /**
@@ -273,37 +291,9 @@ export class WatchableStore implements TxnObserver {
     }
     if (chosen.size === 0) return this.unsynced.size
 
-    // The iterator behind scan() reads one consistent snapshot, taken when it starts.
-    const limit = this.opts.syncScanLimit
-    let entries = await this.kv.backend.scan('key', revToBytes({ main: minRev, sub: 0 }), revToBytes({ main: curRev + 1, sub: 0 }), limit)
-    if (this.closed) return 0
-    let upTo = curRev
-    if (entries.length >= limit) {
-      // Stop at the last complete revision; one revision larger than the limit is read whole.
-      const lastMain = bytesToRev((entries[entries.length - 1] as { key: Uint8Array }).key).main
-      if (lastMain > minRev) {
-        upTo = lastMain - 1
-        entries = entries.filter((e) => bytesToRev(e.key).main <= upTo)
-      } else {
-        upTo = minRev
-        entries = await this.kv.backend.scan('key', revToBytes({ main: minRev, sub: 0 }), revToBytes({ main: minRev + 1, sub: 0 }), Number.MAX_SAFE_INTEGER)
-        if (this.closed) return 0
-      }
-    }
-
-    const events: Event[] = []
-    const keyStrs: string[] = []
-    for (const { key: revKey, value } of entries) {
-      const key = peekKeyValueKey(value)
-      const keyStr = bytesToLatin1(key)
-      if (!chosen.contains(keyStr, key)) continue
-      const kv = decodeKeyValue(value)
-      if (isTombstone(revKey)) {
-        const main = bytesToRev(revKey).main
-        events.push({ type: 'DELETE', kv: { ...kv, modRevision: main } })
-      } else events.push({ type: 'PUT', kv })
-      keyStrs.push(keyStr)
-    }
+    const read = await this.readLog(minRev, curRev, chosen)
+    if (read === undefined) return 0
+    const { events, keyStrs, upTo } = read
 
     const batches = newWatcherBatch(chosen, events, keyStrs, this.opts.watchBatchMaxRevs)
     let victimAdded = false
@@ -360,6 +350,76 @@ export class WatchableStore implements TxnObserver {
       this.retryDeferredProgress()
     }
     return this.victims.size === 0 ? IDLE_MS : this.opts.victimIntervalMs
+  }
+
+  /**
+   * The events in [minRev, curRev] that `chosen` wants, in revision order, and the revision read up to
+   * (below curRev when the scan limit stopped it). The span read is kept, decoded, while watchers are
+   * catching up: the next rounds (other watchers, the same history) reuse it, and their events are the same
+   * objects, so each is encoded once. A span over LOG_CACHE_MAX_BYTES is not kept.
+   */
+  private async readLog(minRev: number, curRev: number, chosen: WatcherGroup): Promise<LogSpan | undefined> {
+    let span = this.logCache
+    if (span === undefined || minRev < span.from || span.upTo > curRev) {
+      span = await this.scanLog(minRev, curRev)
+      if (span === undefined) return undefined
+    } else if (span.upTo < curRev) {
+      const more = await this.scanLog(span.upTo + 1, curRev)
+      if (more === undefined) return undefined
+      span = { from: span.from, upTo: more.upTo, events: span.events.concat(more.events), keyStrs: span.keyStrs.concat(more.keyStrs), bytes: span.bytes + more.bytes }
+    }
+    this.logCache = span.bytes <= LOG_CACHE_MAX_BYTES ? span : undefined
+    // Binary search for the first event at or after minRev, then keep what the chosen watchers want.
+    let lo = 0
+    let hi = span.events.length
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1
+      if ((span.events[mid] as Event).kv.modRevision < minRev) lo = mid + 1
+      else hi = mid
+    }
+    const events: Event[] = []
+    const keyStrs: string[] = []
+    for (let i = lo; i < span.events.length; i++) {
+      const ev = span.events[i] as Event
+      const keyStr = span.keyStrs[i] as string
+      if (!chosen.contains(keyStr, ev.kv.key)) continue
+      events.push(ev)
+      keyStrs.push(keyStr)
+    }
+    return { from: minRev, upTo: span.upTo, events, keyStrs, bytes: 0 }
+  }
+
+  /** Read and decode the revision log over [from, to], stopping early (at a whole revision) at the scan limit. */
+  private async scanLog(from: number, to: number): Promise<LogSpan | undefined> {
+    // The iterator behind scan() reads one consistent snapshot, taken when it starts.
+    const limit = this.opts.syncScanLimit
+    let entries = await this.kv.backend.scan('key', revToBytes({ main: from, sub: 0 }), revToBytes({ main: to + 1, sub: 0 }), limit)
+    if (this.closed) return undefined
+    let upTo = to
+    if (entries.length >= limit) {
+      // Stop at the last complete revision; one revision larger than the limit is read whole.
+      const lastMain = bytesToRev((entries[entries.length - 1] as { key: Uint8Array }).key).main
+      if (lastMain > from) {
+        upTo = lastMain - 1
+        entries = entries.filter((e) => bytesToRev(e.key).main <= upTo)
+      } else {
+        upTo = from
+        entries = await this.kv.backend.scan('key', revToBytes({ main: from, sub: 0 }), revToBytes({ main: from + 1, sub: 0 }), Number.MAX_SAFE_INTEGER)
+        if (this.closed) return undefined
+      }
+    }
+    const events: Event[] = []
+    const keyStrs: string[] = []
+    let bytes = 0
+    for (const { key: revKey, value } of entries) {
+      const kv = decodeKeyValue(value)
+      bytes += value.length
+      if (isTombstone(revKey)) {
+        events.push({ type: 'DELETE', kv: { ...kv, modRevision: bytesToRev(revKey).main } })
+      } else events.push({ type: 'PUT', kv })
+      keyStrs.push(bytesToLatin1(kv.key))
+    }
+    return { from, upTo, events, keyStrs, bytes }
   }
 
   private retryDeferredProgress(): void {

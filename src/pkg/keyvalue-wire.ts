@@ -74,15 +74,3 @@ export function decodeKeyValue(b: Uint8Array): KeyValue {
   return { key, createRevision, modRevision, version, value, lease }
 }
 
-/**
- * Just the key of an encoded KeyValue (a view into `b`), without decoding the rest: it is field 1, so it
- * comes first in everything etcd and etcdlite write. Catch-up scans use it to skip unwatched keys cheaply.
- */
-export function peekKeyValueKey(b: Uint8Array): Uint8Array {
-  if (b[0] === ((1 << 3) | WIRE_LEN)) {
-    const r = new Reader(b)
-    r.pos = 1
-    return r.bytes()
-  }
-  return decodeKeyValue(b).key
-}
