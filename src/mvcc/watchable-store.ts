@@ -328,8 +328,8 @@ export class WatchableStore implements TxnObserver {
   }
 
   /** etcd's moveVictims: retry each victim's batch; those delivered go back to synced or unsynced. */
-  private victimRound(): number {
-    if (this.closed) return IDLE_MS
+  private victimRound(): number | undefined {
+    if (this.closed) return undefined
     let sent = false
     for (const [w, eb] of this.victims) {
       // The watcher has seen everything below minRev once this batch is out.
@@ -349,7 +349,7 @@ export class WatchableStore implements TxnObserver {
       if (this.unsynced.size !== 0) this.syncLoop.poke()
       this.retryDeferredProgress()
     }
-    return this.victims.size === 0 ? IDLE_MS : this.opts.victimIntervalMs
+    return this.victims.size === 0 ? undefined : this.opts.victimIntervalMs
   }
 
   /**

@@ -10,16 +10,19 @@ export interface ClockTimer {
 export interface Clock {
   /** Milliseconds since an arbitrary origin; never goes backwards. */
   now(): number
-  /** Run `fn` once after `ms` milliseconds. Real timers are unref()'d: they never keep the process alive. */
-  after(ms: number, fn: () => void): ClockTimer
+  /**
+   * Run `fn` once after `ms` milliseconds. A real timer keeps the process alive only when `keepAlive` is
+   * set (work is owed, such as events still to deliver); periodic checks never do.
+   */
+  after(ms: number, fn: () => void, keepAlive?: boolean): ClockTimer
 }
 
-/** The real clock: performance.now() and unref()'d setTimeout. */
+/** The real clock: performance.now() and setTimeout (unref()'d unless keepAlive). */
 export const realClock: Clock = {
   now: () => performance.now(),
-  after(ms, fn) {
+  after(ms, fn, keepAlive = false) {
     const t = setTimeout(fn, ms)
-    t.unref()
+    if (!keepAlive) t.unref()
     return { cancel: () => clearTimeout(t) }
   },
 }

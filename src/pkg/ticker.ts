@@ -3,7 +3,8 @@
 import type { Clock, ClockTimer } from './clock.js'
 
 /**
- * What one run returns: the delay in ms until the next run, or undefined for the ticker's period.
+ * What one run returns: the delay in ms until the next run when work remains (that timer keeps the
+ * process alive), or undefined for the ticker's period (an idle check, which does not).
  * A run that throws is reported (onError) and the ticker keeps its period.
  */
 export type TickFn = () => number | undefined | Promise<number | undefined>
@@ -41,7 +42,7 @@ export class Ticker {
       this.pokedWhileRunning = true
       return
     }
-    this.schedule(0)
+    this.schedule(0, true)
   }
 
   /** Stop: no more runs; resolves once the run in flight (if any) has finished. */
@@ -52,12 +53,12 @@ export class Ticker {
     await this.running
   }
 
-  private schedule(ms: number): void {
+  private schedule(ms: number, keepAlive = false): void {
     this.timer?.cancel()
     this.timer = this.clock.after(ms, () => {
       this.timer = undefined
       this.running = this.run()
-    })
+    }, keepAlive)
   }
 
   private async run(): Promise<void> {
@@ -71,6 +72,8 @@ export class Ticker {
     if (this.stopped) return
     const poked = this.pokedWhileRunning
     this.pokedWhileRunning = false
-    this.schedule(poked ? 0 : next ?? this.periodMs)
+    if (poked) this.schedule(0, true)
+    else if (next === undefined) this.schedule(this.periodMs)
+    else this.schedule(next, true)
   }
 }
