@@ -1,6 +1,7 @@
 // Domain requests and responses of the KV API: camelCase, Uint8Array keys and values, number revisions
 // (checked safe at the edge), bigint IDs. Optional request fields default to etcd's proto3 zero values.
 import type { KeyValue } from '../mvcc/kv.js'
+import type { WireEvent, WireWatchResponse } from '../pkg/watch-wire.js'
 
 export type { KeyValue }
 
@@ -163,18 +164,14 @@ export type WatchRequest =
   | { readonly type: 'cancel'; readonly watchId: number }
   | { readonly type: 'progress' }
 
-export type EventType = 'PUT' | 'DELETE'
+export type EventType = WireEvent['type']
 
 /**
- * A change seen by a watcher (mvccpb.Event). A DELETE's kv holds the key and modRevision = the revision
- * of the delete (other fields zero). prevKv: the key's value just before, when the watcher asked for it
- * and that revision is not compacted.
+ * A change seen by a watcher (mvccpb.Event; its wire form is pkg/watch-wire.ts). A DELETE's kv holds the
+ * key and modRevision = the revision of the delete (other fields zero). prevKv: the key's value just
+ * before, when the watcher asked for it and that revision is not compacted.
  */
-export interface WatchEvent {
-  readonly type: EventType
-  readonly kv: KeyValue
-  readonly prevKv?: KeyValue
-}
+export type WatchEvent = WireEvent
 
 /**
  * One response on a watch stream (etcd's WatchResponse). Kinds, as etcd sends them:
@@ -185,13 +182,7 @@ export interface WatchEvent {
  * - compacted: `compactRevision` set and `canceled` true; the watcher is gone;
  * - canceled: `canceled` true after a cancel request.
  */
-export interface WatchResponse {
+export interface WatchResponse extends WireWatchResponse {
   readonly header: ResponseHeader
-  readonly watchId: number
-  readonly created: boolean
-  readonly canceled: boolean
-  readonly compactRevision: number
-  readonly cancelReason: string
-  readonly fragment: boolean
   readonly events: readonly WatchEvent[]
 }

@@ -182,7 +182,10 @@ export class IntervalTree<V> {
     if (q > root.max) return
     this.stabbing++
     try {
-      stabNode(root, q, point, fn)
+      visitContaining(root, q, point, (it) => {
+        for (const v of it.values) fn(v)
+        return false
+      })
     } finally {
       this.stabbing--
     }
@@ -199,7 +202,7 @@ export class IntervalTree<V> {
     if (root === undefined) return false
     if (end === undefined) {
       const q = ordinal(key)
-      return anyContains(root, q, key)
+      return visitContaining(root, q, key, stop)
     }
     if (end !== FROM_KEY && compareBytes(end, key) <= 0) return false
     return anyOverlaps(root, ordinal(key), end === FROM_KEY ? INFINITY : ordinal(end), key, end)
@@ -225,12 +228,15 @@ export class IntervalTree<V> {
 // left keys < key < right keys, and `max` is the largest `high` in the node's subtree. They recurse
 // left and loop right, so the stack depth is the tree height (an AVL tree: ~1.44 log2 n).
 
-/** Calls fn for each value of each item that contains `point` (ordinal q). */
-function stabNode<V>(start: TreeNode<V>, q: bigint, point: Uint8Array, fn: (value: V) => void): void {
+/**
+ * Visits each item that contains `point` (ordinal q), in order, until `visit` returns true; returns
+ * whether it did. stab() visits every item, intersects() stops at the first.
+ */
+function visitContaining<V>(start: TreeNode<V>, q: bigint, point: Uint8Array, visit: (it: Item<V>) => boolean): boolean {
   let node: TreeNode<V> | undefined = start
   while (node !== undefined && q <= node.max) {
-    if (node.left !== undefined) stabNode(node.left, q, point, fn)
-    if (node.key > q) return // this node and everything to its right start after the point
+    if (node.left !== undefined && visitContaining(node.left, q, point, visit)) return true
+    if (node.key > q) return false // this node and everything to its right start after the point
     const lowTie = node.key === q
     const records = node.records
     for (let i = 0; i < records.length; i++) {
@@ -239,31 +245,14 @@ function stabNode<V>(start: TreeNode<V>, q: bigint, point: Uint8Array, fn: (valu
       // ordinal(key) < q proves key < point; only a tie needs the bytes. Likewise for the end.
       if (lowTie && compareBytes(it.key, point) > 0) continue
       if (it.high === q && it.end !== FROM_KEY && compareBytes(point, it.end) >= 0) continue
-      for (const v of it.values) fn(v)
-    }
-    node = node.right
-  }
-}
-
-/** True if some item contains `point` (ordinal q). */
-function anyContains<V>(start: TreeNode<V>, q: bigint, point: Uint8Array): boolean {
-  let node: TreeNode<V> | undefined = start
-  while (node !== undefined && q <= node.max) {
-    if (node.left !== undefined && anyContains(node.left, q, point)) return true
-    if (node.key > q) return false
-    const lowTie = node.key === q
-    const records = node.records
-    for (let i = 0; i < records.length; i++) {
-      const it = records[i] as Item<V>
-      if (it.high < q) continue
-      if (lowTie && compareBytes(it.key, point) > 0) continue
-      if (it.high === q && it.end !== FROM_KEY && compareBytes(point, it.end) >= 0) continue
-      return true
+      if (visit(it)) return true
     }
     node = node.right
   }
   return false
 }
+
+const stop = (): boolean => true
 
 /**
  * True if some non-empty item overlaps the non-empty query [key, end) with ordinals [qlo, qhi]:

@@ -1,6 +1,7 @@
 // Random KV requests in protobuf shape (snake_case, int64 as strings, bytes as Buffer) for the differential
 // test. Generation depends only on the PRNG and on the revisions observed so far, so a seed replays exactly.
 import type { Prng } from '../helpers/prng.js'
+import type { RawClient, UnaryCall } from '../helpers/grpc-client.js'
 import { prefixEnd } from '../../src/pkg/bytes.js'
 
 /** Bytes from a latin1 string (one byte per char), so binary keys read naturally in test source. */
@@ -225,5 +226,16 @@ export class RequestGen {
       case 'txn': return { kind, req: this.avoidEtcdPanic(this.txn()) }
       case 'compact': return { kind, req: this.compact() }
     }
+  }
+}
+
+/** The raw client method an op kind calls. */
+export function callOf(c: RawClient, kind: Op['kind']): UnaryCall {
+  switch (kind) {
+    case 'range': return c.kv.Range
+    case 'put': return c.kv.Put
+    case 'deleteRange': return c.kv.DeleteRange
+    case 'txn': return c.kv.Txn
+    case 'compact': return c.kv.Compact
   }
 }

@@ -4,10 +4,10 @@
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { openEtcd, type Etcd } from '../../src/embed/etcd.js'
-import { rawClient, type RawClient, type UnaryCall } from '../helpers/grpc-client.js'
+import { rawClient, type RawClient } from '../helpers/grpc-client.js'
 import { haveEtcd, startReferenceEtcd, type ServerProcess } from '../helpers/processes.js'
 import { Prng, seedsFromEnv } from '../helpers/prng.js'
-import { b, RequestGen, type GenState, type Op, type PbRequest } from './gen.js'
+import { b, callOf, RequestGen, type GenState, type Op, type PbRequest } from './gen.js'
 import { normError, normResponse, showRequest } from './normalize.js'
 
 const SEEDS = seedsFromEnv('DIFF_SEEDS', [1, 2, 3, 4, 5, 6])
@@ -19,15 +19,6 @@ interface Pair {
   readonly ours: RawClient
 }
 
-function callOf(c: RawClient, kind: Op['kind']): UnaryCall {
-  switch (kind) {
-    case 'range': return c.kv.Range
-    case 'put': return c.kv.Put
-    case 'deleteRange': return c.kv.DeleteRange
-    case 'txn': return c.kv.Txn
-    case 'compact': return c.kv.Compact
-  }
-}
 
 
 async function both(p: Pair, op: Op): Promise<{ ref: unknown; ours: unknown; refRaw: Record<string, unknown> | undefined }> {

@@ -35,11 +35,11 @@ import assert from 'node:assert/strict'
 import { isDeepStrictEqual } from 'node:util'
 import { openEtcd } from '../../src/embed/etcd.js'
 import type { KeyValue, WatchCreateRequest, WatchEvent, WatchResponse } from '../../src/etcdserver/types.js'
-import { rawClient, type RawClient, type UnaryCall } from '../helpers/grpc-client.js'
+import { rawClient, type RawClient } from '../helpers/grpc-client.js'
 import { haveEtcd, startReferenceEtcd } from '../helpers/processes.js'
 import { Prng, seedsFromEnv } from '../helpers/prng.js'
 import { rawWatchClient, WatchStreamEnded, type TestWatchStream } from '../helpers/watch-stream.js'
-import { b, type Op } from './gen.js'
+import { b, callOf } from './gen.js'
 import { normError, normResponse, show, showRequest } from './normalize.js'
 import { expected, RANDOM_STREAMS, WatchOpGen, type HistoryEvent, type WatchGenState, type WatchOp } from './watch-gen.js'
 
@@ -350,15 +350,6 @@ function describeOp(op: WatchOp): string {
 
 // ---- the run ----
 
-function callOf(c: RawClient, kind: Op['kind']): UnaryCall {
-  switch (kind) {
-    case 'range': return c.kv.Range
-    case 'put': return c.kv.Put
-    case 'deleteRange': return c.kv.DeleteRange
-    case 'txn': return c.kv.Txn
-    case 'compact': return c.kv.Compact
-  }
-}
 
 function headerRev(res: Record<string, unknown>): number | undefined {
   const h = res['header']

@@ -3,6 +3,7 @@
 // cancel_reason, prev_kv, filters, fragments, progress (requested and ticked), and shutdown.
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
+import { until } from '../../helpers/until.js'
 import { MemoryLevel } from 'memory-level'
 import { LevelBackend } from '../../../src/backend/level-backend.js'
 import type { LevelDb } from '../../../src/embed/options.js'
@@ -58,13 +59,6 @@ class Out implements WatchResponseSink {
   }
 }
 
-async function until(cond: () => boolean, what: string, timeoutMs = 4000): Promise<void> {
-  const t0 = Date.now()
-  while (!cond()) {
-    if (Date.now() - t0 > timeoutMs) assert.fail(`timed out waiting for ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 1))
-  }
-}
 
 async function withServer(opts: Partial<EtcdServerOptions>, fn: (s: EtcdServer) => Promise<void>): Promise<void> {
   const be = await LevelBackend.open(new MemoryLevel({ keyEncoding: 'view', valueEncoding: 'view' }) as unknown as LevelDb, { syncWrites: false })

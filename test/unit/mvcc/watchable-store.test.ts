@@ -5,6 +5,7 @@
 // Replay the random catch-up runs with their seeds: WS_SEEDS=1,2.
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
+import { until } from '../../helpers/until.js'
 import { MemoryLevel } from 'memory-level'
 import { LevelBackend } from '../../../src/backend/level-backend.js'
 import type { LevelDb } from '../../../src/embed/options.js'
@@ -81,14 +82,6 @@ class Sink implements WatchSink {
   }
 }
 
-/** Await a condition, polling; fails with `what` after the timeout (never a fixed sleep). */
-async function until(cond: () => boolean, what: string, timeoutMs = 4000): Promise<void> {
-  const t0 = Date.now()
-  while (!cond()) {
-    if (Date.now() - t0 > timeoutMs) assert.fail(`timed out waiting for ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 1))
-  }
-}
 
 type Op = readonly ['put', string, string] | readonly ['del', string]
 
