@@ -62,12 +62,14 @@ function serveWatch(server: EtcdServer, call: ServerDuplexStream<DecodedWatchReq
     finish()
     call.emit('error', toServiceError(new EtcdError('STOPPED')))
   }
+  // Full = etcd's 128 responses not yet handed to HTTP/2 (grpc-js's duplex itself says "full" at 16; one
+  // put fanning out to many watchers of a stream queues one response each). Checked live, so victims get
+  // back in (on the victim loop's next tick) as soon as there is room, not only once the queue is empty.
+  const full = (): boolean => call.writableLength >= WATCH_CHAN_BUF_LEN
   const write = (resp: WatchResponse): void => {
     if (done) return
     call.write(resp)
-    // grpc-js's duplex says "full" at 16 queued messages; a watch stream holds up to etcd's 128 (one put
-    // fanning out to many watchers of a stream queues one response each) and then waits for 'drain'.
-    if (blocked || call.writableLength < WATCH_CHAN_BUF_LEN) return
+    if (blocked || !full()) return
     blocked = true
     // Reading no more requests bounds the control responses a client can make us queue while it reads nothing.
     call.pause()
@@ -79,9 +81,9 @@ function serveWatch(server: EtcdServer, call: ServerDuplexStream<DecodedWatchReq
     })
   }
   const sink: WatchResponseSink = {
-    isFull: () => blocked,
+    isFull: full,
     trySend(resp) {
-      if (blocked) return false
+      if (full()) return false
       write(resp)
       return true
     },
