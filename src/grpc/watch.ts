@@ -1,21 +1,46 @@
 // The Watch service (etcd v3rpc/watch.go, transport half): one bidirectional stream per call, carrying any
 // number of watchers. Requests are decoded by hand (watch-codec.ts) and handed to the server's
-// ServerWatchStream; responses are encoded by hand and written with real backpressure: once
-// `call.write()` returns false the stream takes no more watcher responses (their watchers become victims
+// ServerWatchStream; responses are encoded by hand and written with real backpressure: once 128
+// responses wait to be written the stream takes no more watcher responses (their watchers become victims
 // and are retried from the store) and reads no more requests, until 'drain'.
+//
+// grpc-js writes one message per HTTP/2 write completion, so a stream that many watchers share can fall
+// behind a burst of writes. While a watcher's last events response still waits in the queue (not yet
+// serialized), the next revision's events are appended to it (up to MERGE_MAX_REVS revisions) instead
+// of queuing another message: what etcd does for a watcher that fell behind (one response, several
+// revisions), without the detour through the victim batch and the revision log.
 import type { handleBidiStreamingCall, ServerDuplexStream, ServiceDefinition, UntypedServiceImplementation } from '@grpc/grpc-js'
 import type { EtcdServer } from '../etcdserver/etcd-server.js'
-import type { WatchResponse } from '../etcdserver/types.js'
+import type { WatchEvent, WatchResponse } from '../etcdserver/types.js'
 import { EtcdError } from '../pkg/errors.js'
 import { WATCH_CHAN_BUF_LEN, type ServerWatchStream, type WatchResponseSink } from '../etcdserver/watch.js'
 import { decodeWatchRequest, encodeWatchResponseMessage, type DecodedWatchRequest } from './watch-codec.js'
 import { toServiceError, type ErrorReporter } from './status.js'
 
+/** Most revisions appended into one queued response (bounds what a backlogged stream holds). */
+const MERGE_MAX_REVS = 16
+
+/** A response as queued on the call: events may still be appended until grpc-js serializes it. */
+interface QueuedResponse extends WatchResponse {
+  header: WatchResponse['header']
+  events: readonly WatchEvent[]
+  /** Set by the serializer: the bytes are out, nothing may be appended any more. */
+  sealed?: boolean
+  revs?: number
+  /** Our own copy of the events once something was appended (the first array is shared with other watchers). */
+  merged?: WatchEvent[]
+}
+
+function serializeQueued(r: QueuedResponse): Buffer {
+  r.sealed = true
+  return encodeWatchResponseMessage(r)
+}
+
 /** The Watch service definition with the hand-written codec. */
 export function watchServiceDefinition(base: ServiceDefinition): ServiceDefinition {
   const watch = base['Watch']
   if (watch === undefined) throw new Error('Watch service definition lacks Watch')
-  return { ...base, Watch: { ...watch, requestDeserialize: decodeWatchRequest, responseSerialize: encodeWatchResponseMessage } }
+  return { ...base, Watch: { ...watch, requestDeserialize: decodeWatchRequest, responseSerialize: serializeQueued } }
 }
 
 /** The Watch calls a gRPC server has open, so shutdown can end them instead of waiting for clients. */
@@ -43,11 +68,11 @@ export class WatchCalls {
 }
 
 export function watchHandlers(server: EtcdServer, report: ErrorReporter, calls: WatchCalls): UntypedServiceImplementation {
-  const watch: handleBidiStreamingCall<DecodedWatchRequest, WatchResponse> = (call) => serveWatch(server, call, report, calls)
+  const watch: handleBidiStreamingCall<DecodedWatchRequest, QueuedResponse> = (call) => serveWatch(server, call, report, calls)
   return { Watch: watch }
 }
 
-function serveWatch(server: EtcdServer, call: ServerDuplexStream<DecodedWatchRequest, WatchResponse>, report: ErrorReporter, calls: WatchCalls): void {
+function serveWatch(server: EtcdServer, call: ServerDuplexStream<DecodedWatchRequest, QueuedResponse>, report: ErrorReporter, calls: WatchCalls): void {
   let blocked = false
   let done = false
   let stream: ServerWatchStream | undefined
@@ -66,7 +91,9 @@ function serveWatch(server: EtcdServer, call: ServerDuplexStream<DecodedWatchReq
   // put fanning out to many watchers of a stream queues one response each). Checked live, so victims get
   // back in (on the victim loop's next tick) as soon as there is room, not only once the queue is empty.
   const full = (): boolean => call.writableLength >= WATCH_CHAN_BUF_LEN
-  const write = (resp: WatchResponse): void => {
+  /** Each watcher's last queued events response, which later events may join while it is unsealed. */
+  const lastEvents = new Map<number, QueuedResponse>()
+  const write = (resp: QueuedResponse): void => {
     if (done) return
     call.write(resp)
     if (blocked || !full()) return
@@ -80,14 +107,37 @@ function serveWatch(server: EtcdServer, call: ServerDuplexStream<DecodedWatchReq
       server.watchable.kickVictims()
     })
   }
+  /** Anything but a plain events response is ordered against every watcher's events: stop appending. */
+  const writeOther = (resp: WatchResponse): void => {
+    lastEvents.clear()
+    write(resp)
+  }
   const sink: WatchResponseSink = {
     isFull: full,
     trySend(resp) {
+      const plain = resp.events.length !== 0 && !resp.created && !resp.canceled && !resp.fragment
+      if (plain) {
+        const q = lastEvents.get(resp.watchId)
+        if (q !== undefined && q.sealed !== true && (q.revs ?? 1) < MERGE_MAX_REVS) {
+          if (q.merged === undefined) q.events = q.merged = q.events.slice()
+          for (const e of resp.events) q.merged.push(e)
+          q.header = resp.header
+          q.revs = (q.revs ?? 1) + 1
+          return true
+        }
+      }
       if (full()) return false
-      write(resp)
+      if (!plain) {
+        writeOther(resp)
+        return true
+      }
+      // ServerWatchStream builds a fresh object per response: it is ours to append to.
+      const q = resp as QueuedResponse
+      lastEvents.set(resp.watchId, q)
+      write(q)
       return true
     },
-    sendControl: write,
+    sendControl: writeOther,
     end() {
       if (!done) stop()
     },
