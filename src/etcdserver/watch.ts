@@ -48,6 +48,7 @@ const KEY_ZERO: Uint8Array = Uint8Array.of(0)
 const FLAG_SETS: readonly WatcherFlags[] = Array.from({ length: 8 }, (_, i) => ({ prevKv: (i & 1) !== 0, fragment: (i & 2) !== 0, progressNotify: (i & 4) !== 0 }))
 const watcherFlags = (prevKv: boolean, fragment: boolean, progressNotify: boolean): WatcherFlags =>
   FLAG_SETS[(prevKv ? 1 : 0) + (fragment ? 2 : 0) + (progressNotify ? 4 : 0)] as WatcherFlags
+const NO_FLAGS = watcherFlags(false, false, false)
 
 /** Watcher responses a stream holds for its consumer before its watchers become victims (etcd's chanBufLen). */
 export const WATCH_CHAN_BUF_LEN = 128
@@ -135,7 +136,9 @@ export class ServerWatchStream implements WatchSink {
       this.out.sendControl(this.response(wsrev, INVALID_WATCH_ID, { created: true, canceled: true, cancelReason: err.message }))
       return
     }
-    this.flags.set(id, watcherFlags(r.prevKv === true, r.fragment === true, r.progressNotify === true))
+    // Only watchers with a flag set get an entry: most have none, and a stream may hold many thousands.
+    const flags = watcherFlags(r.prevKv === true, r.fragment === true, r.progressNotify === true)
+    if (flags !== NO_FLAGS) this.flags.set(id, flags)
     if (r.progressNotify === true) this.progress.set(id, true)
     // Sent before the watcher can produce anything: its events come from a later turn of the event loop.
     this.out.sendControl(this.response(wsrev, id, { created: true }))
