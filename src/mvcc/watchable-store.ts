@@ -53,6 +53,34 @@ export const WATCHABLE_STORE_DEFAULTS = {
 /** With no victims the victim loop sleeps this long (it is poked awake when one appears). */
 const IDLE_MS = 60_000
 
+/** Victims and their pending batches, grouped by stream: a retry round skips a full stream after one refusal. */
+class Victims {
+  readonly byStream = new Map<WatchStream, Map<Watcher, EventBatch>>()
+  private count = 0
+
+  get size(): number {
+    return this.count
+  }
+
+  set(w: Watcher, eb: EventBatch): void {
+    let m = this.byStream.get(w.stream)
+    if (m === undefined) {
+      m = new Map()
+      this.byStream.set(w.stream, m)
+    }
+    if (!m.has(w)) this.count++
+    m.set(w, eb)
+  }
+
+  delete(w: Watcher): boolean {
+    const m = this.byStream.get(w.stream)
+    if (m === undefined || !m.delete(w)) return false
+    this.count--
+    if (m.size === 0) this.byStream.delete(w.stream)
+    return true
+  }
+}
+
 /** A decoded span of the revision log: every event in [from, upTo], in revision order. */
 interface LogSpan {
   readonly from: number
@@ -85,7 +113,7 @@ export class WatchableStore implements TxnObserver {
   private readonly opts: WatchableStoreOptions
   private readonly synced = new WatcherGroup()
   private readonly unsynced = new WatcherGroup()
-  private readonly victims = new Map<Watcher, EventBatch>()
+  private readonly victims = new Victims()
   private readonly deferred = new Set<WatchStream>()
   private readonly streams = new Set<WatchStream>()
   private pending: PendingTxn[] = []
@@ -331,18 +359,21 @@ export class WatchableStore implements TxnObserver {
   private victimRound(): number | undefined {
     if (this.closed) return undefined
     let sent = false
-    for (const [w, eb] of this.victims) {
-      // The watcher has seen everything below minRev once this batch is out.
-      if (!w.send(eb.events, w.minRev - 1)) continue
-      sent = true
-      this.victims.delete(w)
-      if (eb.moreRev !== 0) w.minRev = eb.moreRev
-      if (w.minRev <= this.notified) {
-        w.state = 'unsynced'
-        this.unsynced.add(w)
-      } else {
-        w.state = 'synced'
-        this.synced.add(w)
+    for (const [, batches] of this.victims.byStream) {
+      for (const [w, eb] of batches) {
+        // The watcher has seen everything below minRev once this batch is out. A refusal means the stream
+        // is full: its other victims wait for the next round.
+        if (!w.send(eb.events, w.minRev - 1)) break
+        sent = true
+        this.victims.delete(w)
+        if (eb.moreRev !== 0) w.minRev = eb.moreRev
+        if (w.minRev <= this.notified) {
+          w.state = 'unsynced'
+          this.unsynced.add(w)
+        } else {
+          w.state = 'synced'
+          this.synced.add(w)
+        }
       }
     }
     if (sent) {
