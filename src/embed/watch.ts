@@ -3,10 +3,9 @@
 // its watchers become victims and later catch up from the store, as over gRPC.
 import type { EtcdServer } from '../etcdserver/etcd-server.js'
 import type { WatchFilter, WatchRequest, WatchResponse } from '../etcdserver/types.js'
-import { WATCH_CHAN_BUF_LEN, type ServerWatchStream } from '../etcdserver/watch.js'
-import { CompactedError, EmptyWatcherRangeError } from '../mvcc/errors.js'
+import { normalizeWatchCreate, WATCH_CHAN_BUF_LEN, type ServerWatchStream } from '../etcdserver/watch.js'
 import { AsyncQueue } from '../pkg/async-queue.js'
-import { compareBytes, prefixEnd } from '../pkg/bytes.js'
+import { prefixEnd } from '../pkg/bytes.js'
 
 /** Watcher responses buffered per stream before its watchers become victims (etcd's chanBufLen). */
 export const WATCH_STREAM_BUFFER = WATCH_CHAN_BUF_LEN
@@ -115,9 +114,8 @@ export class Watcher implements AsyncIterableIterator<WatchResponse>, AsyncDispo
   /** @internal use Etcd.watch(). Throws etcd's errors for an empty range or a negative start revision. */
   constructor(server: EtcdServer, o: WatchOptions) {
     const rangeEnd = o.prefix === true ? prefixEnd(o.key) : o.rangeEnd
-    if ((o.startRevision ?? 0) < 0) throw new CompactedError()
-    const isRange = rangeEnd !== undefined && rangeEnd.length !== 0 && !(rangeEnd.length === 1 && rangeEnd[0] === 0)
-    if (isRange && compareBytes(o.key.length === 0 ? Uint8Array.of(0) : o.key, rangeEnd) >= 0) throw new EmptyWatcherRangeError()
+    // The stream would refuse these in-band; an embedded caller gets the error at once instead.
+    normalizeWatchCreate({ key: o.key, ...(rangeEnd === undefined ? {} : { rangeEnd }), startRevision: o.startRevision ?? 0 })
     this.closed = new Promise((resolve) => (this.resolveClosed = resolve))
     this.stream = new WatchStream(server)
     this.signal = o.signal

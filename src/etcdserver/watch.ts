@@ -1,12 +1,12 @@
 // Mirrors etcd etcdserver/api/v3rpc/watch.go (serverWatchStream) without the transport: turns watch
 // requests into mvcc watchers and store responses into WatchResponses (headers, prev_kv, fragments).
 // The gRPC service and the embedded API both drive it, so both speak exactly the same protocol.
-import { toRangeEnd } from '../pkg/bytes.js'
+import { toRangeEnd, type RangeEnd } from '../pkg/bytes.js'
 import { EtcdError } from '../pkg/errors.js'
 import { watchResponseSize } from '../pkg/watch-wire.js'
 import { CompactedError } from '../mvcc/errors.js'
-import type { Event, KV } from '../mvcc/kv.js'
-import { INVALID_WATCH_ID, watchFilters, type StoreWatchResponse, type WatchSink, type WatchStream } from '../mvcc/watcher.js'
+import type { Event, KV, ReadView } from '../mvcc/kv.js'
+import { checkWatchRange, INVALID_WATCH_ID, watchFilters, type StoreWatchResponse, type WatchSink, type WatchStream } from '../mvcc/watcher.js'
 import type { WatchableStore } from '../mvcc/watchable-store.js'
 import type { ResponseHeader, WatchCreateRequest, WatchEvent, WatchRequest, WatchResponse } from './types.js'
 
@@ -53,8 +53,36 @@ const NO_FLAGS = watcherFlags(false, false, false)
 /** Watcher responses a stream holds for its consumer before its watchers become victims (etcd's chanBufLen). */
 export const WATCH_CHAN_BUF_LEN = 128
 
+/**
+ * The watched range and start revision of a create request, as etcd's recvLoop reads them: an empty key is
+ * "\0" (the smallest key), range_end goes through toRangeEnd. Throws CompactedError for a negative start
+ * revision (etcd-io/etcd#20693; 3.4.23 accepted it and misbehaved) and EmptyWatcherRangeError for key >= end.
+ * A start revision of 0 stays 0 (from the next revision), as in etcd 3.4.38+: such a watcher is never a
+ * "future" watcher, so it gets progress at once (etcd-io/etcd#20229).
+ */
+export function normalizeWatchCreate(r: WatchCreateRequest): { key: Uint8Array; end: RangeEnd; startRevision: number } {
+  const key = r.key.length === 0 ? KEY_ZERO : r.key
+  const end = toRangeEnd(r.rangeEnd)
+  const startRevision = r.startRevision ?? 0
+  if (startRevision < 0) throw new CompactedError()
+  checkWatchRange(key, end)
+  return { key, end, startRevision }
+}
+
 /** A PUT that created its key has no previous value (etcd's isCreateEvent). */
 const isCreate = (e: Event): boolean => e.type === 'PUT' && e.kv.createRevision === e.kv.modRevision
+
+/** The key's value just before the event; omitted when that revision is compacted (etcd does the same). */
+function withPrevKv(view: ReadView, e: Event): WatchEvent {
+  if (isCreate(e)) return e
+  try {
+    const prev = view.range(e.kv.key, undefined, { rev: e.kv.modRevision - 1 }).kvs[0]
+    return prev === undefined ? e : { type: e.type, kv: e.kv, prevKv: prev }
+  } catch (err) {
+    if (err instanceof CompactedError) return e
+    throw err
+  }
+}
 
 export class ServerWatchStream implements WatchSink {
   private readonly ctx: WatchServerContext
@@ -118,19 +146,12 @@ export class ServerWatchStream implements WatchSink {
   }
 
   private create(r: WatchCreateRequest): void {
-    // \0 is the smallest key: an empty key watches from the start of the keyspace.
-    const key = r.key.length === 0 ? KEY_ZERO : r.key
-    const end = toRangeEnd(r.rangeEnd)
     const wsrev = this.ws.rev()
     let id: number
     try {
-      const start = r.startRevision ?? 0
-      // Refused as compacted, as etcd does since etcd-io/etcd#20693 (3.4.23 accepted it and misbehaved).
-      if (start < 0) throw new CompactedError()
+      const { key, end, startRevision } = normalizeWatchCreate(r)
       const filters = watchFilters(r.filters?.includes('NOPUT') ?? false, r.filters?.includes('NODELETE') ?? false)
-      // 0 stays 0 (from the next revision), as in etcd 3.4.38+: a watcher that asked for no start
-      // revision is never a "future" watcher, so it gets progress at once (etcd-io/etcd#20229).
-      id = this.ws.watch(r.watchId ?? 0, key, end, start, filters)
+      id = this.ws.watch(r.watchId ?? 0, key, end, startRevision, filters)
     } catch (err) {
       if (!(err instanceof EtcdError)) throw err
       this.out.sendControl(this.response(wsrev, INVALID_WATCH_ID, { created: true, canceled: true, cancelReason: err.message }))
@@ -156,7 +177,11 @@ export class ServerWatchStream implements WatchSink {
   trySend(r: StoreWatchResponse): boolean {
     if (this.out.isFull()) return false
     const flags = this.flags.get(r.watchId)
-    const events = flags?.prevKv === true ? r.events.map((e) => this.withPrevKv(e)) : (r.events as readonly WatchEvent[])
+    let events: readonly WatchEvent[] = r.events
+    if (flags?.prevKv === true) {
+      const view = this.ctx.kv.read()
+      events = r.events.map((e) => withPrevKv(view, e))
+    }
     const compacted = r.compactRevision !== 0
     const resp = this.response(r.revision, r.watchId, { canceled: compacted, compactRevision: r.compactRevision, events })
     let ok: boolean
@@ -188,18 +213,6 @@ export class ServerWatchStream implements WatchSink {
     if (first === undefined || !this.out.trySend(first)) return false
     for (const p of rest) this.out.sendControl(p)
     return true
-  }
-
-  /** The key's value just before the event; omitted when that revision is compacted (etcd does the same). */
-  private withPrevKv(e: Event): WatchEvent {
-    if (isCreate(e)) return e
-    try {
-      const prev = this.ctx.kv.read().range(e.kv.key, undefined, { rev: e.kv.modRevision - 1 }).kvs[0]
-      return prev === undefined ? e : { type: e.type, kv: e.kv, prevKv: prev }
-    } catch (err) {
-      if (err instanceof CompactedError) return e
-      throw err
-    }
   }
 
   private response(revision: number, watchId: number, o: Partial<Omit<WatchResponse, 'header' | 'watchId'>>): WatchResponse {

@@ -367,13 +367,7 @@ export class WatchableStore implements TxnObserver {
         sent = true
         this.victims.delete(w)
         if (eb.moreRev !== 0) w.minRev = eb.moreRev
-        if (w.minRev <= this.notified) {
-          w.state = 'unsynced'
-          this.unsynced.add(w)
-        } else {
-          w.state = 'synced'
-          this.synced.add(w)
-        }
+        this.place(w, w.minRev <= this.notified ? 'unsynced' : 'synced')
       }
     }
     if (sent) {

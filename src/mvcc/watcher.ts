@@ -117,7 +117,7 @@ export class WatchStream {
    * Throws EmptyWatcherRangeError (key >= end, or the stream is closed, as etcd) or DuplicateWatchIdError.
    */
   watch(id: number, key: Uint8Array, end: RangeEnd, startRev: number, filters: WatchFilters = NO_FILTERS): number {
-    if (end instanceof Uint8Array && compareBytes(key, end) >= 0) throw new EmptyWatcherRangeError()
+    checkWatchRange(key, end)
     if (this.closed) throw new EmptyWatcherRangeError()
     if (id === AUTO_WATCH_ID) {
       while (this.watchers.has(this.nextId)) this.nextId++
@@ -186,6 +186,11 @@ export class WatchStream {
     this.watchers.clear()
     this.store.streamClosed(this)
   }
+}
+
+/** A watch over [key, end) with key >= end is refused (etcd's ErrEmptyWatcherRange); FROM_KEY and single keys never are. */
+export function checkWatchRange(key: Uint8Array, end: RangeEnd): void {
+  if (end instanceof Uint8Array && compareBytes(key, end) >= 0) throw new EmptyWatcherRangeError()
 }
 
 /** True when `key` is watched by a watcher over [wkey, end). */
