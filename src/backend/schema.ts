@@ -3,17 +3,24 @@
  * prefix in the one LevelDB keyspace (see BUCKET_PREFIX).
  * - `key`: the revision log. Key = 17-byte revision (+ 't' for a tombstone), value = encoded mvccpb.KeyValue.
  * - `meta`: store counters and identity.
+ * - `lease`: one record per lease. Key = 8-byte big-endian lease ID, value = encoded leasepb.Lease (ID, TTL).
+ * - `alarm`: raised alarms. Key = encoded etcdserverpb.AlarmMember, value empty (as etcd stores them).
  */
-export type Bucket = 'key' | 'meta'
+export type Bucket = 'key' | 'meta' | 'lease' | 'alarm'
 
-export const BUCKETS: readonly Bucket[] = ['key', 'meta']
+export const BUCKETS: readonly Bucket[] = ['key', 'meta', 'lease', 'alarm']
 
 /**
  * The key prefix of each bucket. Prefix bytes rather than abstract-level sublevels: a sublevel re-encodes
  * every key on every read and every batch op, which profiled at a fifth of a put's CPU, and the prefix is
  * all a sublevel would store anyway.
  */
-export const BUCKET_PREFIX: Readonly<Record<Bucket, number>> = { key: 0x6b /* k */, meta: 0x6d /* m */ }
+export const BUCKET_PREFIX: Readonly<Record<Bucket, number>> = {
+  key: 0x6b /* k */,
+  meta: 0x6d /* m */,
+  lease: 0x6c /* l */,
+  alarm: 0x61 /* a */,
+}
 
 const ascii = (s: string): Uint8Array => Buffer.from(s, 'latin1')
 

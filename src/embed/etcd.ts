@@ -83,6 +83,15 @@ export class Etcd implements AsyncDisposable {
     return new Watcher(this.server, opts)
   }
 
+  // ---- Lease (embedded) ----
+  // ---- end Lease ----
+
+  // ---- Maintenance and Cluster (embedded) ----
+  // ---- end Maintenance and Cluster ----
+
+  // ---- HTTP: metrics and health listeners ----
+  // ---- end HTTP ----
+
   /** Serve the etcd v3 gRPC API on host:port (port 0 picks a free port). */
   async listen(opts: ListenOptions = {}): Promise<Listener> {
     if (this.closing !== undefined) throw new Error('etcdlite: listen() after close()')

@@ -1,5 +1,6 @@
 // Every option of an embedded etcdlite, each with its default, in one place.
 import type { AbstractLevel } from 'abstract-level'
+import type { Clock } from '../pkg/clock.js'
 import type { Logger } from '../pkg/logger.js'
 
 export type LevelDb = AbstractLevel<Uint8Array | string, Uint8Array, Uint8Array>
@@ -27,6 +28,38 @@ export interface EtcdOptions {
   readonly watchProgressNotifyIntervalMs?: number
   /** Where internal errors and lifecycle events go. Default: silent. */
   readonly logger?: Logger
+  /**
+   * Time for lease expiry, progress notifications and auto-compaction. Pass a `ManualClock` to move time
+   * by hand in tests (`await clock.advance(ms)`). Default: the real clock.
+   */
+  readonly clock?: Clock
+  /**
+   * Shortest lease TTL in seconds; shorter grants are raised to it (etcd: 1.5 election timeouts, 2 s with
+   * default flags). Default 2.
+   */
+  readonly minLeaseTtl?: number
+  /**
+   * Added to every lease's TTL when the server starts, so downtime never expires leases (etcd: one
+   * election timeout). Default 1000 ms.
+   */
+  readonly leaseRenewOnStartMs?: number
+  /** Backend size in bytes past which writes fail with NOSPACE (etcd's --quota-backend-bytes). Default 0 = 2 GiB. */
+  readonly quotaBackendBytes?: number
+  /** The etcd version Status reports; clients gate features on it. Default '3.5.17'. */
+  readonly etcdVersion?: string
+  /**
+   * Auto-compaction (etcd's --auto-compaction-mode / --auto-compaction-retention). Retention uses etcd's flag
+   * syntax: periodic takes a duration ("1h", "30m"; a bare number means hours), revision a revision count.
+   * Default: mode 'periodic', retention '0' (off).
+   */
+  readonly autoCompactionMode?: 'periodic' | 'revision'
+  readonly autoCompactionRetention?: string
+  /** This member's name (MemberList). Default 'default'. */
+  readonly name?: string
+  /** Peer URLs MemberList shows (etcdlite serves no peer traffic). Default ['http://localhost:2380']. */
+  readonly peerUrls?: readonly string[]
+  /** Client URLs MemberList shows. Default: the URLs of the gRPC listeners bound by listen(). */
+  readonly advertiseClientUrls?: readonly string[]
 }
 
 export const ETCD_DEFAULTS = {
@@ -36,6 +69,14 @@ export const ETCD_DEFAULTS = {
   maxRequestBytes: 1.5 * 1024 * 1024,
   maxTxnOps: 128,
   watchProgressNotifyIntervalMs: 10 * 60 * 1000,
+  minLeaseTtl: 2,
+  leaseRenewOnStartMs: 1000,
+  quotaBackendBytes: 0,
+  etcdVersion: '3.5.17',
+  autoCompactionMode: 'periodic',
+  autoCompactionRetention: '0',
+  name: 'default',
+  peerUrls: ['http://localhost:2380'],
 } as const
 
 export interface ListenOptions {

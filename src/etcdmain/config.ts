@@ -20,6 +20,20 @@ export interface Config {
   readonly logLevel: LogLevel
   /** Progress notification interval for progress_notify watchers, in ms (never below 100). */
   readonly watchProgressNotifyIntervalMs: number
+  /** Peer URLs this member advertises (MemberList); etcdlite serves no peer traffic. */
+  readonly initialAdvertisePeerUrls: readonly string[]
+  /** etcd's --election-timeout and --heartbeat-interval in ms: they set the minimum lease TTL. */
+  readonly electionTimeoutMs: number
+  readonly heartbeatIntervalMs: number
+  /** Backend size that raises the NOSPACE alarm (0: etcd's default, 2 GiB). */
+  readonly quotaBackendBytes: number
+  /** Auto-compaction: mode and the raw retention value, in etcd's flag syntax ("0" disables). */
+  readonly autoCompactionMode: 'periodic' | 'revision'
+  readonly autoCompactionRetention: string
+  /** Extra plain-HTTP listeners for /metrics and /health. */
+  readonly listenMetricsUrls: readonly ClientUrl[]
+  /** The etcd version Status reports. */
+  readonly etcdVersion: string
 }
 
 export type ParseResult = { readonly kind: 'run'; readonly config: Config } | { readonly kind: 'help' } | { readonly kind: 'version' }
@@ -45,6 +59,14 @@ export const FLAGS: Readonly<Record<string, FlagSpec>> = {
   'unsafe-no-fsync': { type: 'bool', def: 'false', help: 'Disables fsync, unsafe, will cause data loss.' },
   'log-level': { type: 'string', def: 'info', help: "Configures log level. Only supports debug, info, warn, error." },
   'experimental-watch-progress-notify-interval': { type: 'duration', def: '10m0s', help: 'Duration of periodic watch progress notifications (minimum 100ms).' },
+  'initial-advertise-peer-urls': { type: 'string', def: 'http://localhost:2380', help: "List of this member's peer URLs to advertise (shown by member list; etcdlite serves no peer traffic)." },
+  'heartbeat-interval': { type: 'uint', def: '100', help: 'Time (in milliseconds) of a heartbeat interval.' },
+  'election-timeout': { type: 'uint', def: '1000', help: 'Time (in milliseconds) for an election to timeout; the minimum lease TTL is 1.5 election timeouts.' },
+  'quota-backend-bytes': { type: 'uint', def: '0', help: 'Raise alarms when backend size exceeds the given quota (0 defaults to low space quota).' },
+  'auto-compaction-mode': { type: 'string', def: 'periodic', help: "Interpret 'auto-compaction-retention' one of: periodic|revision. 'periodic' for duration based retention, defaulting to hours if no time unit is provided (e.g. '5m'). 'revision' for revision number based retention." },
+  'auto-compaction-retention': { type: 'string', def: '0', help: 'Auto compaction retention for mvcc key value store. 0 means disable auto compaction.' },
+  'listen-metrics-urls': { type: 'string', def: '', help: 'List of URLs to listen on for the metrics and health endpoints.' },
+  'etcd-version': { type: 'string', def: '3.5.17', help: 'The etcd version Status reports to clients (etcdlite only).' },
 }
 
 /** etcd's minWatchProgressInterval: shorter intervals are raised to this. */
@@ -154,6 +176,22 @@ export function parseArgs(argv: readonly string[]): ParseResult {
   const progressMs = parseDuration(str('experimental-watch-progress-notify-interval') ?? '10m', 'experimental-watch-progress-notify-interval')
   const watchProgressNotifyIntervalMs =
     progressMs <= 0 ? DEFAULT_WATCH_PROGRESS_INTERVAL_MS : Math.max(MIN_WATCH_PROGRESS_INTERVAL_MS, progressMs)
+  const heartbeatIntervalMs = parseUint(str('heartbeat-interval') ?? '100', 'heartbeat-interval')
+  const electionTimeoutMs = parseUint(str('election-timeout') ?? '1000', 'election-timeout')
+  if (heartbeatIntervalMs === 0) throw new UsageError('--heartbeat-interval must be positive')
+  // etcd's embed.Config.Validate.
+  if (5 * heartbeatIntervalMs > electionTimeoutMs) {
+    throw new UsageError(
+      `--election-timeout[${electionTimeoutMs}ms] should be at least as 5 times as --heartbeat-interval[${heartbeatIntervalMs}ms]`,
+    )
+  }
+  const mode = str('auto-compaction-mode') ?? 'periodic'
+  if (mode !== 'periodic' && mode !== 'revision') {
+    throw new UsageError(`unknown auto-compaction-mode "${mode}"`)
+  }
+  const peers = (str('initial-advertise-peer-urls') ?? 'http://localhost:2380').split(',').map((u) => u.trim())
+  const metricsRaw = str('listen-metrics-urls') ?? ''
+  const listenMetricsUrls = metricsRaw === '' ? [] : metricsRaw.split(',').map((u) => parseUrl(u.trim(), 'listen-metrics-urls'))
   return {
     kind: 'run',
     config: {
@@ -167,6 +205,14 @@ export function parseArgs(argv: readonly string[]): ParseResult {
       unsafeNoFsync: parseBool(str('unsafe-no-fsync') ?? 'false', 'unsafe-no-fsync'),
       logLevel: logLevel as LogLevel,
       watchProgressNotifyIntervalMs,
+      initialAdvertisePeerUrls: peers,
+      heartbeatIntervalMs,
+      electionTimeoutMs,
+      quotaBackendBytes: parseUint(str('quota-backend-bytes') ?? '0', 'quota-backend-bytes'),
+      autoCompactionMode: mode,
+      autoCompactionRetention: str('auto-compaction-retention') ?? '0',
+      listenMetricsUrls,
+      etcdVersion: str('etcd-version') ?? '3.5.17',
     },
   }
 }

@@ -13,6 +13,7 @@ import { ServerWatchStream, type WatchResponseSink, type WatchServerContext } fr
 import {
   applyDeleteRange, applyPut, applyRange, applyTxnOps, checkTxnPath, compareToPath, isTxnReadonly, type LeaseLookup,
 } from './apply.js'
+import { Maintenance, MAINTENANCE_DEFAULTS, type MaintenanceOptions } from './maintenance.js'
 import { deleteRangeSize, putSize, raftRequestSize, txnSize } from './request-size.js'
 import type {
   CompactionRequest, CompactionResponse, DeleteRangeRequest, DeleteRangeResponse, PutRequest, PutResponse,
@@ -33,6 +34,17 @@ export interface EtcdServerOptions {
   readonly clock: Clock
   /** Errors no request is waiting for (background loops); the loops keep going. */
   readonly onBackgroundError: (err: unknown) => void
+  /** etcd's --quota-backend-bytes (0: the 2 GiB default) and the version Status reports. */
+  readonly maintenance: MaintenanceOptions
+  /** This member as MemberList shows it: its name and advertised peer and client URLs. */
+  readonly member: MemberInfo
+}
+
+/** This member as MemberList shows it. Client URLs may be filled in once listeners are bound. */
+export interface MemberInfo {
+  readonly name: string
+  readonly peerUrls: readonly string[]
+  readonly clientUrls: readonly string[]
 }
 
 /**
@@ -47,6 +59,8 @@ export const SERVER_DEFAULTS = {
   watchProgressNotifyIntervalMs: 10 * 60 * 1000,
   clock: realClock,
   onBackgroundError: () => undefined,
+  maintenance: MAINTENANCE_DEFAULTS,
+  member: { name: 'default', peerUrls: ['http://localhost:2380'], clientUrls: [] },
 } as const
 
 const readU64 = (b: Uint8Array | undefined): bigint | undefined =>
@@ -74,13 +88,26 @@ export class EtcdServer implements WatchServerContext {
   readonly memberId: bigint
   readonly clusterId: bigint
   readonly raftTerm: number
+  /** The storage under the store (maintenance: size, snapshot, defragment). */
+  readonly backend: Backend
+  /** Status, hashes, defragment, snapshot, alarms and the quota. */
+  readonly maintenance: Maintenance
+  /** This member as MemberList shows it; client URLs are added as listeners bind. */
+  member: MemberInfo
   private readonly opts: Required<EtcdServerOptions>
   private inflight = 0
   private drained: (() => void) | undefined
   private closing: Promise<void> | undefined
 
-  private constructor(kv: KvStore, ids: { memberId: bigint; clusterId: bigint; raftTerm: number }, opts: EtcdServerOptions) {
+  private constructor(
+    kv: KvStore,
+    backend: Backend,
+    ids: { memberId: bigint; clusterId: bigint; raftTerm: number },
+    opts: EtcdServerOptions,
+  ) {
     this.kv = kv
+    this.backend = backend
+    this.member = opts.member
     this.memberId = ids.memberId
     this.clusterId = ids.clusterId
     this.raftTerm = ids.raftTerm
@@ -97,6 +124,7 @@ export class EtcdServer implements WatchServerContext {
       opts.onBackgroundError,
     )
     this.progressTicker.start()
+    this.maintenance = new Maintenance(this, opts.maintenance)
   }
 
   /**
@@ -117,7 +145,7 @@ export class EtcdServer implements WatchServerContext {
     const raftTerm = lastTerm === undefined ? 2 : Number(lastTerm) + 1
     backend.put('meta', META.term, u64(BigInt(raftTerm)))
     await backend.commit()
-    return new EtcdServer(kv, { memberId, clusterId, raftTerm }, { ...SERVER_DEFAULTS, ...opts })
+    return new EtcdServer(kv, backend, { memberId, clusterId, raftTerm }, { ...SERVER_DEFAULTS, ...opts })
   }
 
   /** The header etcd puts on every response. */
@@ -224,6 +252,7 @@ export class EtcdServer implements WatchServerContext {
     this.closing ??= (async () => {
       if (this.inflight > 0) await new Promise<void>((resolve) => (this.drained = resolve))
       await this.progressTicker.stop()
+      await this.maintenance.close()
       for (const s of [...this.watchStreams]) s.stop()
       await this.watchable.close()
       await this.kv.close()

@@ -150,3 +150,12 @@ export function toPbTxnResponse(r: TxnResponse): pb_TxnResponse {
 export function toPbCompactionResponse(r: CompactionResponse): pb_CompactionResponse {
   return { header: toPbHeader(r.header) }
 }
+
+// ---- Lease ----
+// ---- end Lease ----
+
+// ---- Maintenance and Cluster ----
+// ---- end Maintenance and Cluster ----
+
+// ---- Lock and Election ----
+// ---- end Lock and Election ----

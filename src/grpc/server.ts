@@ -5,6 +5,11 @@ import { loadEtcdProto } from './proto.js'
 import { kvHandlers, kvServiceDefinition } from './kv.js'
 import { WatchCalls, watchHandlers, watchServiceDefinition } from './watch.js'
 import { unimplementedHandlers } from './unimplemented.js'
+import { leaseHandlers } from './lease.js'
+import { clusterHandlers } from './cluster.js'
+import { maintenanceHandlers } from './maintenance.js'
+import { lockHandlers } from './lock.js'
+import { electionHandlers } from './election.js'
 import type { ErrorReporter } from './status.js'
 
 export { GRPC_OVERHEAD_BYTES }
@@ -35,15 +40,19 @@ export class GrpcServer {
     const proto = loadEtcdProto()
     this.server.addService(kvServiceDefinition(proto.etcdserverpb.KV.service), kvHandlers(etcd, opts.report))
     this.server.addService(watchServiceDefinition(proto.etcdserverpb.Watch.service), watchHandlers(etcd, opts.report, this.watchCalls))
-    const pending = [
-      proto.etcdserverpb.Lease.service,
-      proto.etcdserverpb.Cluster.service,
-      proto.etcdserverpb.Maintenance.service,
-      proto.etcdserverpb.Auth.service,
-      proto.v3lockpb.Lock.service,
-      proto.v3electionpb.Election.service,
-    ]
-    for (const def of pending) this.server.addService(def, unimplementedHandlers(def))
+    const lease = proto.etcdserverpb.Lease.service
+    this.server.addService(lease, leaseHandlers(lease, etcd, opts.report))
+    const cluster = proto.etcdserverpb.Cluster.service
+    this.server.addService(cluster, clusterHandlers(cluster, etcd, opts.report))
+    const maintenance = proto.etcdserverpb.Maintenance.service
+    this.server.addService(maintenance, maintenanceHandlers(maintenance, etcd, opts.report))
+    const lock = proto.v3lockpb.Lock.service
+    this.server.addService(lock, lockHandlers(lock, etcd, opts.report))
+    const election = proto.v3electionpb.Election.service
+    this.server.addService(election, electionHandlers(election, etcd, opts.report))
+    // Auth lands with issue 5.
+    const auth = proto.etcdserverpb.Auth.service
+    this.server.addService(auth, unimplementedHandlers(auth))
   }
 
   /** Bind host:port (port 0 picks a free port) and return the bound endpoint. */

@@ -18,6 +18,14 @@ export type ErrorCode =
   | 'WATCHER_RANGE_EMPTY'
   | 'WATCH_DUPLICATE_ID'
   | 'WATCHER_NOT_EXIST'
+  // Leases
+  | 'LEASE_EXISTS'
+  | 'LEASE_TTL_TOO_LARGE'
+  // Maintenance and cluster
+  | 'NO_SPACE'
+  | 'MEMBER_NOT_FOUND'
+  | 'SINGLE_MEMBER'
+  | 'BAD_LEADER_TRANSFEREE'
 
 /** etcd's exact message for each code (etcd's rpctypes); clients match on this text. */
 export const ERROR_MESSAGES: Readonly<Record<ErrorCode, string>> = {
@@ -36,6 +44,13 @@ export const ERROR_MESSAGES: Readonly<Record<ErrorCode, string>> = {
   WATCHER_RANGE_EMPTY: 'mvcc: watcher range is empty',
   WATCH_DUPLICATE_ID: 'mvcc: duplicate watch ID provided on the WatchStream',
   WATCHER_NOT_EXIST: 'mvcc: watcher does not exist',
+  LEASE_EXISTS: 'etcdserver: lease already exists',
+  LEASE_TTL_TOO_LARGE: 'etcdserver: too large lease TTL',
+  NO_SPACE: 'etcdserver: mvcc: database space exceeded',
+  MEMBER_NOT_FOUND: 'etcdserver: member not found',
+  // etcdlite's own: membership of a one-member server cannot change.
+  SINGLE_MEMBER: 'etcdserver: etcdlite is a single-member server; cluster membership cannot change',
+  BAD_LEADER_TRANSFEREE: 'etcdserver: bad leader transferee',
 }
 
 /** Base of every domain error. `code` is stable; `message` is etcd's text for that code. */

@@ -58,6 +58,7 @@ export class Ticker {
     this.timer = this.clock.after(ms, () => {
       this.timer = undefined
       this.running = this.run()
+      return this.running
     }, keepAlive)
   }
 
