@@ -9,7 +9,13 @@ export type {
   Compare, CompareResult, CompareTarget, CompactionRequest, CompactionResponse, DeleteRangeRequest, DeleteRangeResponse,
   KeyValue, PutRequest, PutResponse, RangeRequest, RangeResponse, RequestOp, ResponseHeader, ResponseOp, SortOrder,
   SortTarget, TxnRequest, TxnResponse, WatchCreateRequest, WatchEvent, WatchFilter, WatchRequest, WatchResponse, EventType,
+  LeaseGrantRequest, LeaseGrantResponse, LeaseRevokeRequest, LeaseRevokeResponse, LeaseKeepAliveRequest,
+  LeaseKeepAliveResponse, LeaseTimeToLiveRequest, LeaseTimeToLiveResponse, LeaseLeasesResponse, LeaseStatus,
 } from './etcdserver/types.js'
+export { LeaseKeepAlive } from './embed/lease.js'
+export type { LeaseKeepAliveOptions, LeaseKeepAliveEnd } from './embed/lease.js'
+export { ManualClock, realClock } from './pkg/clock.js'
+export type { Clock, ClockTimer, TimerFn } from './pkg/clock.js'
 export { EtcdError, isEtcdError } from './pkg/errors.js'
 export type { ErrorCode } from './pkg/errors.js'
 export { CompactedError, FutureRevError, EmptyWatcherRangeError } from './mvcc/errors.js'

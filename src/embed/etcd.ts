@@ -4,13 +4,16 @@ import { MemoryLevel } from 'memory-level'
 import { LevelBackend } from '../backend/level-backend.js'
 import { EtcdServer } from '../etcdserver/etcd-server.js'
 import type {
-  CompactionRequest, CompactionResponse, DeleteRangeRequest, DeleteRangeResponse, PutRequest, PutResponse,
-  RangeRequest, RangeResponse, TxnRequest, TxnResponse,
+  CompactionRequest, CompactionResponse, DeleteRangeRequest, DeleteRangeResponse, LeaseGrantRequest,
+  LeaseGrantResponse, LeaseKeepAliveRequest, LeaseKeepAliveResponse, LeaseLeasesResponse, LeaseRevokeRequest,
+  LeaseRevokeResponse, LeaseTimeToLiveRequest, LeaseTimeToLiveResponse, PutRequest, PutResponse, RangeRequest,
+  RangeResponse, TxnRequest, TxnResponse,
 } from '../etcdserver/types.js'
 import { GrpcServer } from '../grpc/server.js'
 import { silentLogger, type Logger } from '../pkg/logger.js'
 import { ETCD_DEFAULTS, type EtcdOptions, type LevelDb, type ListenOptions } from './options.js'
 import { Watcher, WatchStream, type WatchOptions } from './watch.js'
+import { LeaseKeepAlive, type LeaseKeepAliveOptions } from './lease.js'
 
 /** A bound gRPC listener. */
 export interface Listener {
@@ -33,18 +36,26 @@ export class Etcd implements AsyncDisposable {
   private readonly grpcServers: GrpcServer[] = []
   private closing: Promise<void> | undefined
 
+  /** Client URLs were given (advertiseClientUrls): listen() does not add its own to MemberList. */
+  private readonly advertised: boolean
+
   /** @internal use openEtcd() */
-  constructor(server: EtcdServer, logger: Logger, maxRequestBytes: number) {
+  constructor(server: EtcdServer, logger: Logger, maxRequestBytes: number, advertised = false) {
     this.server = server
+    this.advertised = advertised
     this.logger = logger
     this.maxRequestBytes = maxRequestBytes
   }
 
   /** Keys in [key, rangeEnd) (see RangeRequest); rejects with etcd's errors as EtcdError. */
   range(req: RangeRequest): Promise<RangeResponse> {
-    // The read itself is synchronous; errors still arrive as rejections, like every other call.
+    return this.sync(() => this.server.range(req))
+  }
+
+  /** Run a synchronous server call; its errors still arrive as rejections, like every other call's. */
+  private sync<T>(fn: () => T): Promise<T> {
     try {
-      return Promise.resolve(this.server.range(req))
+      return Promise.resolve(fn())
     } catch (err) {
       return Promise.reject(err instanceof Error ? err : new Error(String(err)))
     }
@@ -84,6 +95,43 @@ export class Etcd implements AsyncDisposable {
   }
 
   // ---- Lease (embedded) ----
+
+  /**
+   * Grant a lease of `ttl` seconds (raised to the minimum TTL). `id` 0 or absent: the server picks one.
+   * Rejects with LEASE_EXISTS or LEASE_TTL_TOO_LARGE.
+   */
+  leaseGrant(req: LeaseGrantRequest): Promise<LeaseGrantResponse> {
+    return this.server.leaseGrant(req)
+  }
+
+  /** Revoke a lease and delete its keys (one revision). Rejects with LEASE_NOT_FOUND. */
+  leaseRevoke(req: LeaseRevokeRequest): Promise<LeaseRevokeResponse> {
+    return this.server.leaseRevoke(req)
+  }
+
+  /** Renew a lease once (one LeaseKeepAlive message): TTL is the granted TTL, or 0 if the lease is gone. */
+  leaseKeepAliveOnce(req: LeaseKeepAliveRequest): Promise<LeaseKeepAliveResponse> {
+    return this.server.leaseRenew(req)
+  }
+
+  /**
+   * Keep a lease alive until `break`, cancel(), the signal, or the lease going away: renews at once and
+   * then every TTL/3, on the server's clock.
+   */
+  leaseKeepAlive(opts: LeaseKeepAliveOptions): LeaseKeepAlive {
+    return new LeaseKeepAlive(this.server, opts)
+  }
+
+  /** Seconds left on a lease (TTL -1 if it does not exist), its granted TTL and, with `keys`, its keys. */
+  leaseTimeToLive(req: LeaseTimeToLiveRequest): Promise<LeaseTimeToLiveResponse> {
+    return this.sync(() => this.server.leaseTimeToLive(req))
+  }
+
+  /** Every live lease. */
+  leaseLeases(): Promise<LeaseLeasesResponse> {
+    return this.sync(() => this.server.leaseLeases())
+  }
+
   // ---- end Lease ----
 
   // ---- Maintenance and Cluster (embedded) ----
@@ -101,7 +149,12 @@ export class Etcd implements AsyncDisposable {
     })
     this.grpcServers.push(grpc)
     const { host, port } = await grpc.bind(opts.host ?? '127.0.0.1', opts.port ?? 2379)
-    return { host, port, endpoint: host.includes(':') ? `[${host}]:${port}` : `${host}:${port}` }
+    const endpoint = host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`
+    if (!this.advertised) {
+      const m = this.server.member
+      this.server.member = { ...m, clientUrls: [...m.clientUrls, `http://${endpoint}`] }
+    }
+    return { host, port, endpoint }
   }
 
   /** Stop serving (calls in flight finish), then close the store and database. */
@@ -134,8 +187,13 @@ export async function openEtcd(opts: EtcdOptions = {}): Promise<Etcd> {
       maxTxnOps: o.maxTxnOps,
       watchProgressNotifyIntervalMs: o.watchProgressNotifyIntervalMs,
       onBackgroundError: (err) => logger.error('background task failed', { error: err }),
+      ...(opts.clock === undefined ? {} : { clock: opts.clock }),
+      minLeaseTtl: o.minLeaseTtl,
+      leaseRenewOnStartMs: o.leaseRenewOnStartMs,
+      maintenance: { quotaBackendBytes: o.quotaBackendBytes, etcdVersion: o.etcdVersion },
+      member: { name: o.name, peerUrls: o.peerUrls, clientUrls: o.advertiseClientUrls ?? [] },
     })
-    return new Etcd(server, logger, o.maxRequestBytes)
+    return new Etcd(server, logger, o.maxRequestBytes, opts.advertiseClientUrls !== undefined)
   } catch (err) {
     await backend.close().catch(() => undefined)
     throw err

@@ -9,6 +9,15 @@ function version(): string {
   return pkg.version
 }
 
+/**
+ * etcd's minimum lease TTL (etcdserver/server.go): 1.5 election timeouts counted in whole heartbeat ticks,
+ * rounded up to a second. 2 s with the default flags.
+ */
+export function minLeaseTtl(cfg: Pick<Config, 'electionTimeoutMs' | 'heartbeatIntervalMs'>): number {
+  const electionTicks = Math.floor(cfg.electionTimeoutMs / cfg.heartbeatIntervalMs)
+  return Math.ceil((Math.floor((3 * electionTicks) / 2) * cfg.heartbeatIntervalMs) / 1000)
+}
+
 /** Run the server until a signal stops it; resolves with the process exit code. */
 export async function main(argv: readonly string[]): Promise<number> {
   let parsed
@@ -43,6 +52,15 @@ async function serve(cfg: Config): Promise<number> {
       maxTxnOps: cfg.maxTxnOps,
       watchProgressNotifyIntervalMs: cfg.watchProgressNotifyIntervalMs,
       logger,
+      minLeaseTtl: minLeaseTtl(cfg),
+      leaseRenewOnStartMs: cfg.electionTimeoutMs,
+      quotaBackendBytes: cfg.quotaBackendBytes,
+      etcdVersion: cfg.etcdVersion,
+      autoCompactionMode: cfg.autoCompactionMode,
+      autoCompactionRetention: cfg.autoCompactionRetention,
+      name: cfg.name,
+      peerUrls: cfg.initialAdvertisePeerUrls,
+      ...(cfg.advertiseClientUrls === undefined ? {} : { advertiseClientUrls: cfg.advertiseClientUrls }),
     })
   } catch (err) {
     process.stderr.write(`etcdlite: cannot open data dir ${cfg.dataDir}: ${err instanceof Error ? err.message : String(err)}\n`)

@@ -6,6 +6,7 @@ import { META } from '../backend/schema.js'
 import { EtcdError } from '../pkg/errors.js'
 import { realClock, type Clock } from '../pkg/clock.js'
 import { Ticker } from '../pkg/ticker.js'
+import { Lessor, type Lease } from '../lease/lessor.js'
 import { KvStore } from '../mvcc/kvstore.js'
 import type { KV, TxnWrite } from '../mvcc/kv.js'
 import { WatchableStore } from '../mvcc/watchable-store.js'
@@ -13,11 +14,24 @@ import { ServerWatchStream, type WatchResponseSink, type WatchServerContext } fr
 import {
   applyDeleteRange, applyPut, applyRange, applyTxnOps, checkTxnPath, compareToPath, isTxnReadonly, type LeaseLookup,
 } from './apply.js'
+
+/** etcd's quota costs (etcdserver/quota.go): bytes a request may add to the backend. */
+const KV_OVERHEAD = 256
+const LEASE_OVERHEAD = 64
+const costPut = (r: PutRequest): number => KV_OVERHEAD + r.key.length + (r.value?.length ?? 0)
+const costOps = (ops: readonly RequestOp[]): number => {
+  let n = 0
+  for (const op of ops) if (op.type === 'put') n += costPut(op.request)
+  return n
+}
+const costTxn = (r: TxnRequest): number => Math.max(costOps(r.success ?? []), costOps(r.failure ?? []))
 import { Maintenance, MAINTENANCE_DEFAULTS, type MaintenanceOptions } from './maintenance.js'
 import { deleteRangeSize, putSize, raftRequestSize, txnSize } from './request-size.js'
 import type {
-  CompactionRequest, CompactionResponse, DeleteRangeRequest, DeleteRangeResponse, PutRequest, PutResponse,
-  RangeRequest, RangeResponse, ResponseHeader, ResponseOp, TxnRequest, TxnResponse,
+  CompactionRequest, CompactionResponse, DeleteRangeRequest, DeleteRangeResponse, LeaseGrantRequest,
+  LeaseGrantResponse, LeaseKeepAliveRequest, LeaseKeepAliveResponse, LeaseLeasesResponse, LeaseRevokeRequest,
+  LeaseRevokeResponse, LeaseTimeToLiveRequest, LeaseTimeToLiveResponse, PutRequest, PutResponse, RangeRequest,
+  RangeResponse, RequestOp, ResponseHeader, ResponseOp, TxnRequest, TxnResponse,
 } from './types.js'
 import { checkDeleteRequest, checkPutRequest, checkRangeRequest, checkTxn } from './validate.js'
 
@@ -26,8 +40,12 @@ export interface EtcdServerOptions {
   readonly maxRequestBytes: number
   /** Most operations per txn level (etcd's --max-txn-ops, default 128). */
   readonly maxTxnOps: number
-  /** Which lease IDs exist; no lease exists until the lessor lands. */
-  readonly leaseExists?: LeaseLookup
+  /** Shortest lease TTL in seconds (etcd: 1.5 election timeouts, rounded up: 2). */
+  readonly minLeaseTtl: number
+  /** Added to every lease's TTL when the server starts (etcd: one election timeout). */
+  readonly leaseRenewOnStartMs: number
+  /** Leases revoked per second at most when they expire (etcd's leaseRevokeRate). */
+  readonly leaseRevokeRate: number
   /** How often progress_notify watchers hear the current revision (etcd's --experimental-watch-progress-notify-interval). */
   readonly watchProgressNotifyIntervalMs: number
   /** Time for every background loop. */
@@ -56,6 +74,9 @@ export const GRPC_OVERHEAD_BYTES = 512 * 1024
 export const SERVER_DEFAULTS = {
   maxRequestBytes: 1.5 * 1024 * 1024,
   maxTxnOps: 128,
+  minLeaseTtl: 2,
+  leaseRenewOnStartMs: 1000,
+  leaseRevokeRate: 1000,
   watchProgressNotifyIntervalMs: 10 * 60 * 1000,
   clock: realClock,
   onBackgroundError: () => undefined,
@@ -90,11 +111,16 @@ export class EtcdServer implements WatchServerContext {
   readonly raftTerm: number
   /** The storage under the store (maintenance: size, snapshot, defragment). */
   readonly backend: Backend
+  /** The clock of leases, progress notifications and auto-compaction. */
+  readonly clock: Clock
+  /** Leases: grant, revoke, renew, expiry; keys attached to them. */
+  readonly lessor: Lessor
   /** Status, hashes, defragment, snapshot, alarms and the quota. */
   readonly maintenance: Maintenance
   /** This member as MemberList shows it; client URLs are added as listeners bind. */
   member: MemberInfo
-  private readonly opts: Required<EtcdServerOptions>
+  private readonly opts: EtcdServerOptions
+  private readonly leaseExists: LeaseLookup
   private inflight = 0
   private drained: (() => void) | undefined
   private closing: Promise<void> | undefined
@@ -102,6 +128,7 @@ export class EtcdServer implements WatchServerContext {
   private constructor(
     kv: KvStore,
     backend: Backend,
+    lessor: Lessor,
     ids: { memberId: bigint; clusterId: bigint; raftTerm: number },
     opts: EtcdServerOptions,
   ) {
@@ -111,9 +138,13 @@ export class EtcdServer implements WatchServerContext {
     this.memberId = ids.memberId
     this.clusterId = ids.clusterId
     this.raftTerm = ids.raftTerm
-    this.opts = { leaseExists: () => false, ...opts }
+    this.opts = opts
+    this.clock = opts.clock
+    this.lessor = lessor
+    this.leaseExists = (id) => lessor.exists(id)
     this.fragmentBytes = opts.maxRequestBytes + GRPC_OVERHEAD_BYTES
-    this.watchable = new WatchableStore(kv, { clock: opts.clock, onError: opts.onBackgroundError })
+    // The watch loops keep real time: their delays are internal retries, not time a test should drive.
+    this.watchable = new WatchableStore(kv, { clock: realClock, onError: opts.onBackgroundError })
     this.progressTicker = new Ticker(
       () => {
         for (const s of this.watchStreams) s.tickProgress()
@@ -125,14 +156,25 @@ export class EtcdServer implements WatchServerContext {
     )
     this.progressTicker.start()
     this.maintenance = new Maintenance(this, opts.maintenance)
+    // A one-member server becomes leader on every start: leases get their TTL again (etcd's Promote).
+    lessor.promote(opts.leaseRenewOnStartMs)
+    lessor.startExpiry((leases) => this.revokeExpired(leases))
   }
 
   /**
    * Open the server over a backend: restore the MVCC store, and load (or create) the member and cluster
    * IDs. Each start counts as one more election term, as a single-member etcd campaigns once per start.
    */
-  static async open(backend: Backend, opts: Partial<EtcdServerOptions> = {}): Promise<EtcdServer> {
-    const kv = await KvStore.open(backend)
+  static async open(backend: Backend, options: Partial<EtcdServerOptions> = {}): Promise<EtcdServer> {
+    const opts = { ...SERVER_DEFAULTS, ...options }
+    const lessor = await Lessor.open(backend, {
+      minLeaseTtl: opts.minLeaseTtl,
+      revokeRate: opts.leaseRevokeRate,
+      clock: opts.clock,
+      onError: opts.onBackgroundError,
+    })
+    const kv = await KvStore.open(backend, { leases: lessor })
+    lessor.setRangeDeleter(() => kv.write())
     let memberId = readU64(backend.get('meta', META.memberId))
     let clusterId = readU64(backend.get('meta', META.clusterId))
     if (memberId === undefined || clusterId === undefined) {
@@ -145,7 +187,7 @@ export class EtcdServer implements WatchServerContext {
     const raftTerm = lastTerm === undefined ? 2 : Number(lastTerm) + 1
     backend.put('meta', META.term, u64(BigInt(raftTerm)))
     await backend.commit()
-    return new EtcdServer(kv, backend, { memberId, clusterId, raftTerm }, { ...SERVER_DEFAULTS, ...opts })
+    return new EtcdServer(kv, backend, lessor, { memberId, clusterId, raftTerm }, opts)
   }
 
   /** The header etcd puts on every response. */
@@ -175,8 +217,9 @@ export class EtcdServer implements WatchServerContext {
     return this.track(async () => {
       checkPutRequest(r)
       this.checkSize(putSize(r))
+      this.maintenance.checkQuota(costPut(r))
       const lease = r.lease ?? 0n
-      if (lease !== 0n && !this.opts.leaseExists(lease)) throw new EtcdError('LEASE_NOT_FOUND')
+      if (lease !== 0n && !this.lessor.exists(lease)) throw new EtcdError('LEASE_NOT_FOUND')
       return this.write((tw) => applyPut(tw, r))
     })
   }
@@ -195,12 +238,13 @@ export class EtcdServer implements WatchServerContext {
       if (isTxnReadonly(r)) {
         const rv = this.kv.read()
         const path = compareToPath(rv, r)
-        checkTxnPath(rv, r, path, false, this.opts.leaseExists)
+        checkTxnPath(rv, r, path, false, this.leaseExists)
         const responses: ResponseOp[] = []
         applyTxnOps(rv, r, path, responses)
         return { header: this.header(rv.rev()), succeeded: path[0] === true, responses }
       }
       this.checkSize(txnSize(r))
+      this.maintenance.checkQuota(costTxn(r))
       const tw = this.kv.write()
       let rev: number
       let responses: ResponseOp[]
@@ -208,7 +252,7 @@ export class EtcdServer implements WatchServerContext {
       try {
         const path = compareToPath(tw, r)
         succeeded = path[0] === true
-        checkTxnPath(tw, r, path, true, this.opts.leaseExists)
+        checkTxnPath(tw, r, path, true, this.leaseExists)
         responses = []
         applyTxnOps(tw, r, path, responses)
       } finally {
@@ -226,6 +270,85 @@ export class EtcdServer implements WatchServerContext {
       else done.catch(() => undefined)
       return { header: this.header(this.kv.durableRev()) }
     })
+  }
+
+  /**
+   * Grant a lease. ID 0 (or none): the server picks a random positive ID. A TTL below the minimum is raised
+   * to it (the response says so). Resolves once the lease is durable.
+   */
+  leaseGrant(r: LeaseGrantRequest): Promise<LeaseGrantResponse> {
+    return this.track(async () => {
+      this.maintenance.checkQuota(LEASE_OVERHEAD)
+      let id = r.id ?? 0n
+      while (id === 0n) {
+        id = randomId() & 0x7fff_ffff_ffff_ffffn
+        if (this.lessor.exists(id)) id = 0n
+      }
+      const l = this.lessor.grant(id, r.ttl)
+      await this.backend.commit()
+      return { header: this.header(this.kv.durableRev()), id, ttl: l.ttl, error: '' }
+    })
+  }
+
+  /** Revoke a lease: its keys are deleted in one txn (one revision). LEASE_NOT_FOUND if unknown. */
+  leaseRevoke(r: LeaseRevokeRequest): Promise<LeaseRevokeResponse> {
+    return this.track(async () => {
+      const rev = this.lessor.revoke(r.id)
+      await this.kv.sync(rev)
+      await this.backend.commit()
+      return { header: this.header(this.kv.durableRev()) }
+    })
+  }
+
+  /**
+   * Renew a lease (one LeaseKeepAlive message): its expiry restarts and the granted TTL comes back. An
+   * unknown lease answers TTL 0, not an error; so does one past its expiry, which is revoked first.
+   */
+  leaseRenew(r: LeaseKeepAliveRequest): Promise<LeaseKeepAliveResponse> {
+    return this.track(async () => {
+      // etcd fills the header before renewing.
+      const header = this.header(this.kv.durableRev())
+      const l = this.lessor.lookup(r.id)
+      if (l === undefined) return { header, id: r.id, ttl: 0 }
+      const ttl = this.lessor.renew(r.id)
+      if (ttl !== undefined) return { header, id: r.id, ttl }
+      await this.revokeExpired([l])
+      return { header, id: r.id, ttl: 0 }
+    })
+  }
+
+  /** Time left on a lease, in whole seconds; TTL -1 for an unknown lease (not an error). */
+  leaseTimeToLive(r: LeaseTimeToLiveRequest): LeaseTimeToLiveResponse {
+    this.checkOpen()
+    const header = this.header(this.kv.durableRev())
+    const l = this.lessor.lookup(r.id)
+    if (l === undefined) return { header, id: r.id, ttl: -1, grantedTtl: 0, keys: [] }
+    // Go's int64(Duration.Seconds()) truncates toward zero.
+    const ttl = Math.trunc(l.remainingMs(this.lessor.now()) / 1000) || 0
+    return { header, id: r.id, ttl, grantedTtl: l.ttl, keys: r.keys === true ? l.keys() : [] }
+  }
+
+  /** Every live lease, soonest expiry first. */
+  leaseLeases(): LeaseLeasesResponse {
+    this.checkOpen()
+    return { header: this.header(this.kv.durableRev()), leases: this.lessor.leases().map((l) => ({ id: l.id })) }
+  }
+
+  /** Revoke leases the expiry loop found expired (or a renew found past expiry), then commit once. */
+  private async revokeExpired(leases: readonly Lease[]): Promise<void> {
+    if (this.closing !== undefined) return
+    let rev = 0
+    for (const l of leases) {
+      if (l.revoked || !this.lessor.exists(l.id)) continue
+      try {
+        rev = Math.max(rev, this.lessor.revoke(l.id))
+      } catch (err) {
+        // The lessor looks at it again after its retry interval.
+        this.opts.onBackgroundError(err)
+      }
+    }
+    await this.kv.sync(rev)
+    await this.backend.commit()
   }
 
   /**
@@ -252,6 +375,7 @@ export class EtcdServer implements WatchServerContext {
     this.closing ??= (async () => {
       if (this.inflight > 0) await new Promise<void>((resolve) => (this.drained = resolve))
       await this.progressTicker.stop()
+      await this.lessor.stop()
       await this.maintenance.close()
       for (const s of [...this.watchStreams]) s.stop()
       await this.watchable.close()

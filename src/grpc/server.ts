@@ -41,7 +41,7 @@ export class GrpcServer {
     this.server.addService(kvServiceDefinition(proto.etcdserverpb.KV.service), kvHandlers(etcd, opts.report))
     this.server.addService(watchServiceDefinition(proto.etcdserverpb.Watch.service), watchHandlers(etcd, opts.report, this.watchCalls))
     const lease = proto.etcdserverpb.Lease.service
-    this.server.addService(lease, leaseHandlers(lease, etcd, opts.report))
+    this.server.addService(lease, leaseHandlers(lease, etcd, opts.report, this.watchCalls))
     const cluster = proto.etcdserverpb.Cluster.service
     this.server.addService(cluster, clusterHandlers(cluster, etcd, opts.report))
     const maintenance = proto.etcdserverpb.Maintenance.service

@@ -60,7 +60,10 @@ export class WatchCalls {
     this.enders.delete(end)
   }
 
-  /** End every open Watch call with UNAVAILABLE "etcdserver: server stopped"; refuse new ones. */
+  /**
+   * End every open long-lived call (Watch and LeaseKeepAlive streams) with UNAVAILABLE "etcdserver: server
+   * stopped"; refuse new ones.
+   */
   endAll(): void {
     this.stopping = true
     for (const end of [...this.enders]) end()

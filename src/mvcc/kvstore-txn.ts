@@ -96,6 +96,14 @@ export class StoreTxnWrite implements TxnWrite {
     }
     this.s.backend.put('key', revToBytes(idxRev), encodeKeyValue(kv))
     this.s.index.put(key, idxRev)
+    const le = this.s.leases
+    if (le !== undefined && (lease !== 0n || le.attachedKeys > 0)) {
+      const old = le.leaseOf(key)
+      if (old !== lease) {
+        if (old !== 0n) le.detach(old, key)
+        if (lease !== 0n) le.attach(lease, key)
+      }
+    }
     this.changeList.push({ type: 'put', kv })
     return rev
   }
@@ -120,6 +128,11 @@ export class StoreTxnWrite implements TxnWrite {
     const kv: KeyValue = { key, value: EMPTY, createRevision: 0, modRevision: 0, version: 0, lease: 0n }
     this.s.backend.put('key', revToBytes(idxRev, true), encodeKeyValue(kv))
     this.s.index.tombstone(key, idxRev)
+    const le = this.s.leases
+    if (le !== undefined && le.attachedKeys > 0) {
+      const old = le.leaseOf(key)
+      if (old !== 0n) le.detach(old, key)
+    }
     this.changeList.push({ type: 'delete', kv })
   }
 }

@@ -1,5 +1,7 @@
 // Mirrors etcd mvcc/kvstore.go: the revisioned store over a Backend, with an in-memory key index.
 import type { Backend } from '../backend/backend.js'
+import type { LeaseItems } from '../lease/lessor.js'
+import { bytesToLatin1 } from '../pkg/bytes.js'
 import { META } from '../backend/schema.js'
 import { invariant, verify } from '../pkg/verify.js'
 import { CompactedError, FutureRevError, RevisionNotFoundError } from './errors.js'
@@ -16,6 +18,8 @@ export interface KvStoreOptions {
   readonly compactionBatchLimit: number
   /** Keys read per step when rebuilding the index on open (etcd's restoreChunkKeys). */
   readonly restoreChunkKeys: number
+  /** The lessor: puts attach keys to leases, deletes detach them, restore re-attaches them. */
+  readonly leases?: LeaseItems
 }
 
 export const KVSTORE_DEFAULTS: KvStoreOptions = { compactionBatchLimit: 1000, restoreChunkKeys: 10000 }
@@ -31,6 +35,7 @@ export const KVSTORE_DEFAULTS: KvStoreOptions = { compactionBatchLimit: 1000, re
 export class KvStore implements KV {
   /** @internal */ readonly backend: Backend
   /** @internal */ readonly index = new TreeIndex()
+  /** @internal */ readonly leases: LeaseItems | undefined
   private currentRev = 1
   private compactMainRev = -1
   private durable = 1
@@ -40,6 +45,7 @@ export class KvStore implements KV {
 
   private constructor(backend: Backend, opts: KvStoreOptions) {
     this.backend = backend
+    this.leases = opts.leases
     this.compactor = new Compactor(this, opts.compactionBatchLimit)
   }
 
@@ -156,6 +162,8 @@ export class KvStore implements KV {
     let min = revToBytes({ main: 1, sub: 0 })
     const max = new Uint8Array(18).fill(0xff)
     let last = 1
+    // Each live key's lease, from its newest revision (etcd's restore keyToLease).
+    const keyToLease = new Map<string, { key: Uint8Array; lease: bigint }>()
     for (;;) {
       const entries = await this.backend.scan('key', min, max, chunk)
       for (const { key, value } of entries) {
@@ -163,6 +171,10 @@ export class KvStore implements KV {
         const rev = bytesToRev(key)
         const kv = decodeKeyValue(value)
         last = rev.main
+        if (this.leases !== undefined) {
+          if (isTombstone(key) || kv.lease === 0n) keyToLease.delete(bytesToLatin1(kv.key))
+          else keyToLease.set(bytesToLatin1(kv.key), { key: kv.key.slice(), lease: kv.lease })
+        }
         const ki = this.index.keyIndex(kv.key)
         if (ki !== undefined) {
           if (isTombstone(key)) {
@@ -184,6 +196,7 @@ export class KvStore implements KV {
       const lastRev = bytesToRev((entries[entries.length - 1] as { key: Uint8Array }).key)
       min = revToBytes({ main: lastRev.main, sub: lastRev.sub + 1 })
     }
+    for (const { key, lease } of keyToLease.values()) this.leases?.attach(lease, key)
     this.currentRev = Math.max(last, this.compactMainRev, 1)
     this.durable = this.currentRev
     if (scheduled <= this.compactMainRev) scheduled = 0
