@@ -55,7 +55,7 @@ export function leaseHandlers(
       serveKeepAlive(server, call, report, calls)
     },
   }
-  return handlers as unknown as UntypedServiceImplementation
+  return handlers
 }
 
 /**
