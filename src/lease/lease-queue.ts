@@ -26,6 +26,20 @@ export class LeaseQueue {
     return this.heap[0]
   }
 
+  /** How many entries are due at `now` (time <= now), counting at most `limit`. */
+  countDue(now: number, limit: number): number {
+    let n = 0
+    const stack = [0]
+    while (stack.length > 0 && n < limit) {
+      const i = stack.pop() as number
+      const item = this.heap[i]
+      if (item === undefined || item.time > now) continue
+      n++
+      stack.push(2 * i + 1, 2 * i + 2)
+    }
+    return n
+  }
+
   /** Queue `id` at `time`, or move its existing entry there. */
   registerOrUpdate(id: bigint, time: number): void {
     const old = this.byId.get(id)

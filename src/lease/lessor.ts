@@ -265,24 +265,56 @@ export class Lessor implements LeaseItems {
   }
 
   /**
-   * Start the expiry loop: every checkIntervalMs, up to revokeRate/2 expired leases are handed to
-   * `revokeExpired`, which revokes and commits them. A lease handed over is looked at again after
+   * Start the expiry loop. Expired leases are handed to `revokeExpired` (which revokes and commits them),
+   * at most revokeRate per second with bursts of revokeRate/2 (a token bucket: etcd's 500 per 500 ms
+   * tick, without waiting for a tick boundary). The loop looks at least every checkIntervalMs, and when
+   * the next lease expires sooner than that, at its expiry. A lease handed over is looked at again after
    * expiredRetryMs in case its revoke failed.
    */
   startExpiry(revokeExpired: (leases: Lease[]) => Promise<void>): void {
     if (this.expiryLoop !== undefined) return
-    const limit = Math.max(1, Math.floor(this.opts.revokeRate / 2))
+    const rate = this.opts.revokeRate
+    const burst = Math.max(1, Math.floor(rate / 2))
+    const clock = this.opts.clock
+    let tokens = burst
+    let last = clock.now()
     this.expiryLoop = new Ticker(
       async () => {
-        const expired = this.findExpired(limit)
+        const now = clock.now()
+        tokens = Math.min(burst, tokens + ((now - last) * rate) / 1000)
+        last = now
+        const expired = this.findExpired(Math.floor(tokens))
+        tokens -= expired.length
         if (expired.length > 0) await revokeExpired(expired)
-        return undefined
+        return this.nextExpiryCheck(tokens, rate, burst)
       },
       this.opts.checkIntervalMs,
-      this.opts.clock,
+      clock,
       this.opts.onError,
     )
     this.expiryLoop.start()
+  }
+
+  /**
+   * When the expiry loop should look next: once enough tokens for the expired leases still waiting have
+   * accrued; else at the next expiry if that comes before the regular check (undefined = regular check).
+   */
+  private nextExpiryCheck(tokens: number, rate: number, burst: number): number | undefined {
+    const now = this.opts.clock.now()
+    const top = this.queue.peek()
+    if (top === undefined) return undefined
+    if (top.time <= now) {
+      // Leases are waiting for tokens: come back when a burst's worth (or what they need) has accrued.
+      const need = Math.min(burst, this.countExpired(now, burst)) - tokens
+      return Math.max(1, Math.ceil((Math.max(1, need) * 1000) / rate))
+    }
+    const untilNext = top.time - now
+    return untilNext < this.opts.checkIntervalMs ? untilNext : undefined
+  }
+
+  /** How many queued entries are due at `now`, counting up to `limit` (an upper bound: some may be stale). */
+  private countExpired(now: number, limit: number): number {
+    return this.queue.countDue(now, limit)
   }
 
   /** Stop the expiry loop (waits for a round in flight). */

@@ -25,6 +25,11 @@ function checkTop(q: LeaseQueue, model: Map<bigint, number>): void {
   const min = Math.min(...model.values())
   assert.equal(top.time, min, 'the top is the earliest time')
   assert.equal(model.get(top.id), top.time, 'the top entry is current for its ID')
+  for (const now of [0, 25, 50, 100]) {
+    const due = [...model.values()].filter((t) => t <= now).length
+    assert.equal(q.countDue(now, 1000), due, `entries due at ${now}`)
+    assert.equal(q.countDue(now, 3), Math.min(3, due), 'counting stops at the limit')
+  }
 }
 
 describe('LeaseQueue', () => {
