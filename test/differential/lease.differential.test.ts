@@ -111,14 +111,14 @@ function normLease(op: LeaseOp, res: Record<string, unknown>): unknown {
       const left = ttl === -1 ? -1 : granted - ttl >= 0 && granted - ttl <= 2 ? 'about granted' : `off: ${ttl}/${granted}`
       return { rev: rev(res), ID: res['ID'], grantedTTL: res['grantedTTL'], left, keys: (res['keys'] as Uint8Array[]).map(show).sort() }
     }
-    default: return normResponse(op, res)
+    case 'range': case 'put': case 'deleteRange': case 'txn': case 'compact': return normResponse(op, res)
   }
 }
 
 function call(c: Client, op: LeaseOp): Promise<Record<string, unknown>> {
   switch (op.kind) {
     case 'grant': case 'revoke': case 'timeToLive': case 'leases': return c.lease[op.kind](op.req)
-    default: return callOf(c.raw, op.kind)(op.req)
+    case 'range': case 'put': case 'deleteRange': case 'txn': case 'compact': return callOf(c.raw, op.kind)(op.req)
   }
 }
 
