@@ -6,11 +6,17 @@
 // Bytes are written as latin1 strings, so '\x00' and '\xff' are single bytes.
 import { status } from '@grpc/grpc-js'
 import type {
-  Compare, CompactionRequest, CompactionResponse, DeleteRangeRequest, DeleteRangeResponse, KeyValue, PutRequest,
-  PutResponse, RangeRequest, RangeResponse, RequestOp, ResponseHeader, ResponseOp, TxnRequest, TxnResponse,
-  WatchRequest, WatchResponse,
+  Compare, CompactionRequest, CompactionResponse, DeleteRangeRequest, DeleteRangeResponse, KeyValue,
+  LeaseGrantRequest, LeaseGrantResponse, LeaseKeepAliveRequest, LeaseKeepAliveResponse, LeaseLeasesResponse,
+  LeaseRevokeRequest, LeaseRevokeResponse, LeaseTimeToLiveRequest, LeaseTimeToLiveResponse, PutRequest, PutResponse,
+  RangeRequest, RangeResponse, RequestOp, ResponseHeader, ResponseOp, TxnRequest, TxnResponse, WatchRequest,
+  WatchResponse,
 } from '../../src/etcdserver/types.js'
-import type { Feature } from './client.js'
+import type {
+  AlarmRequest, AlarmResponse, DefragmentResponse, Feature, HashKvRequest, HashKvResponse, HashResponse,
+  MemberListResponse, MoveLeaderRequest, MoveLeaderResponse, StatusResponse,
+} from './client.js'
+import type { Loose, Matcher } from './match.js'
 
 /** A value as the suite compares it: bytes become latin1 strings, undefined fields disappear. */
 export type View<T> = T extends Uint8Array
@@ -61,7 +67,60 @@ export type WatchStep =
   | { readonly stream: string; readonly silentMs: number }
   | { readonly stream: string; readonly close: true }
 
-export type Step = KvStep | WatchStep
+/** The raft term a freshly bootstrapped single-member etcd reports (it campaigns once, from term 1). */
+export const FRESH_RAFT_TERM = 2
+
+/** The compared `rev` of a response that etcd sent without a header (etcd 3.4: Alarm, Defragment, MoveLeader). */
+export const NO_HEADER = 'no header'
+
+/**
+ * A lease or maintenance response as a case expects it: like Want, but any field may be a Matcher
+ * (match.ts) for values that are not constants: IDs the server picks, hashes, sizes, a counting-down TTL.
+ */
+export type LooseWant<R extends { readonly header?: ResponseHeader }> = {
+  readonly [K in keyof Omit<R, 'header'>]: Loose<Omit<R, 'header'>[K]>
+} & { readonly rev: number | typeof NO_HEADER | Matcher }
+
+interface LooseCheck<R extends { readonly header?: ResponseHeader }> {
+  readonly want?: LooseWant<R>
+  readonly err?: WantError
+}
+
+/** An ID in a request: a literal, or the value an earlier step of the case captured (match.ts capture()). */
+export interface Saved {
+  readonly saved: string
+}
+export type IdRef = bigint | Saved
+/** A request whose `key` field may name a captured value instead of a literal ID. */
+export type WithRef<T, K extends keyof T> = Omit<T, K> & { readonly [P in K]: IdRef }
+
+/**
+ * One call of the Lease service. leaseKeepAlive sends its requests in order on one stream and compares
+ * the responses in order. leaseTimeToLive keys and leaseLeases leases are compared sorted (by bytes, by
+ * ID): etcd returns them in map order and in expiry order.
+ */
+export type LeaseStep =
+  | ({ readonly leaseGrant: LeaseGrantRequest } & LooseCheck<LeaseGrantResponse>)
+  | ({ readonly leaseRevoke: WithRef<LeaseRevokeRequest, 'id'> } & LooseCheck<LeaseRevokeResponse>)
+  | {
+    readonly leaseKeepAlive: readonly WithRef<LeaseKeepAliveRequest, 'id'>[]
+    readonly want?: readonly LooseWant<LeaseKeepAliveResponse>[]
+    readonly err?: WantError
+  }
+  | ({ readonly leaseTimeToLive: WithRef<LeaseTimeToLiveRequest, 'id'> } & LooseCheck<LeaseTimeToLiveResponse>)
+  | ({ readonly leaseLeases: true } & LooseCheck<LeaseLeasesResponse>)
+
+/** One call of the Maintenance service, or Cluster's MemberList. */
+export type MaintenanceStep =
+  | ({ readonly status: true } & LooseCheck<StatusResponse>)
+  | ({ readonly hash: true } & LooseCheck<HashResponse>)
+  | ({ readonly hashKV: HashKvRequest } & LooseCheck<HashKvResponse>)
+  | ({ readonly alarm: WithRef<AlarmRequest, 'memberId'> } & LooseCheck<AlarmResponse>)
+  | ({ readonly defragment: true } & LooseCheck<DefragmentResponse>)
+  | ({ readonly moveLeader: WithRef<MoveLeaderRequest, 'targetId'> } & LooseCheck<MoveLeaderResponse>)
+  | ({ readonly memberList: true } & LooseCheck<MemberListResponse>)
+
+export type Step = KvStep | WatchStep | LeaseStep | MaintenanceStep
 
 export interface Case {
   /** States the behaviour, e.g. "range with limit sets more and counts every match". */
@@ -89,6 +148,9 @@ export const kv = (key: string, value: string, createRevision: number, modRevisi
 
 /** The header of a response nested in a txn: etcd fills only the revision there. */
 export const ih = (revision: number): ResponseHeader => ({ clusterId: 0n, memberId: 0n, revision, raftTerm: 0 })
+
+/** The ID an earlier step captured as `name` (match.ts capture()), for a request. */
+export const saved = (name: string): Saved => ({ saved: name })
 
 /** Seed puts: key=value pairs in order, each must succeed. */
 export const puts = (...pairs: readonly (readonly [string, string])[]): Step[] =>
@@ -137,4 +199,8 @@ export const ERR = {
   compacted: { code: status.OUT_OF_RANGE, message: 'etcdserver: mvcc: required revision has been compacted' },
   futureRev: { code: status.OUT_OF_RANGE, message: 'etcdserver: mvcc: required revision is a future revision' },
   leaseNotFound: { code: status.NOT_FOUND, message: 'etcdserver: requested lease not found' },
+  leaseExists: { code: status.FAILED_PRECONDITION, message: 'etcdserver: lease already exists' },
+  leaseTtlTooLarge: { code: status.OUT_OF_RANGE, message: 'etcdserver: too large lease TTL' },
+  noSpace: { code: status.RESOURCE_EXHAUSTED, message: 'etcdserver: mvcc: database space exceeded' },
+  badLeaderTransferee: { code: status.FAILED_PRECONDITION, message: 'etcdserver: bad leader transferee' },
 } as const satisfies Record<string, WantError>

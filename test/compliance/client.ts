@@ -2,8 +2,10 @@
 // take the DOMAIN requests of src/etcdserver/types.ts and resolve to normalized DOMAIN responses (outer
 // header filled: clusterId, memberId, revision, raftTerm), whatever transport sits in between.
 import type {
-  CompactionRequest, CompactionResponse, DeleteRangeRequest, DeleteRangeResponse, PutRequest, PutResponse,
-  RangeRequest, RangeResponse, TxnRequest, TxnResponse,
+  CompactionRequest, CompactionResponse, DeleteRangeRequest, DeleteRangeResponse, LeaseGrantRequest,
+  LeaseGrantResponse, LeaseKeepAliveRequest, LeaseKeepAliveResponse, LeaseLeasesResponse, LeaseRevokeRequest,
+  LeaseRevokeResponse, LeaseTimeToLiveRequest, LeaseTimeToLiveResponse, PutRequest, PutResponse, RangeRequest,
+  RangeResponse, ResponseHeader, TxnRequest, TxnResponse,
 } from '../../src/etcdserver/types.js'
 import type { TestWatchStream } from '../helpers/watch-stream.js'
 
@@ -36,7 +38,97 @@ export interface EtcdTestClient {
    * Responses arrive as domain WatchResponses; a failure of the whole stream ends it (WatchStreamEnded).
    */
   watch(): TestWatchStream
+
+  // Lease service (needs supports.lease).
+  leaseGrant(req: LeaseGrantRequest): Promise<LeaseGrantResponse>
+  leaseRevoke(req: LeaseRevokeRequest): Promise<LeaseRevokeResponse>
+  /**
+   * Send every request, in order, on ONE LeaseKeepAlive stream and resolve with one response per request
+   * (etcd answers them in order), then end the stream.
+   */
+  leaseKeepAlive(reqs: readonly LeaseKeepAliveRequest[]): Promise<LeaseKeepAliveResponse[]>
+  leaseTimeToLive(req: LeaseTimeToLiveRequest): Promise<LeaseTimeToLiveResponse>
+  leaseLeases(): Promise<LeaseLeasesResponse>
+
+  // Maintenance and Cluster services (needs supports.maintenance).
+  status(): Promise<StatusResponse>
+  hash(): Promise<HashResponse>
+  hashKV(req: HashKvRequest): Promise<HashKvResponse>
+  alarm(req: AlarmRequest): Promise<AlarmResponse>
+  defragment(): Promise<DefragmentResponse>
+  moveLeader(req: MoveLeaderRequest): Promise<MoveLeaderResponse>
+  memberList(): Promise<MemberListResponse>
+
   close(): Promise<void>
+}
+
+// The suite's own shapes of the Maintenance and Cluster messages (etcd's rpc.proto, camelCase; int64
+// counters as numbers, IDs as bigints). The adapters convert to them, so the suite does not depend on how
+// etcdlite's embedded API spells its maintenance types. A header marked optional is one etcd 3.4 does not
+// send (AlarmResponse, DefragmentResponse, MoveLeaderResponse).
+
+export interface StatusResponse {
+  readonly header: ResponseHeader
+  readonly version: string
+  readonly dbSize: number
+  readonly leader: bigint
+  readonly raftIndex: number
+  readonly raftTerm: number
+  readonly raftAppliedIndex: number
+  readonly errors: readonly string[]
+  readonly dbSizeInUse: number
+  readonly isLearner: boolean
+}
+export interface HashResponse {
+  readonly header: ResponseHeader
+  readonly hash: number
+}
+export interface HashKvRequest {
+  /** 0: the current revision. */
+  readonly revision: number
+}
+export interface HashKvResponse {
+  readonly header: ResponseHeader
+  readonly hash: number
+  /** -1 while nothing was ever compacted (etcd's initial compactMainRev). */
+  readonly compactRevision: number
+}
+export type AlarmAction = 'GET' | 'ACTIVATE' | 'DEACTIVATE'
+export type AlarmType = 'NONE' | 'NOSPACE' | 'CORRUPT'
+export interface AlarmMember {
+  readonly memberId: bigint
+  readonly alarm: AlarmType
+}
+export interface AlarmRequest {
+  readonly action: AlarmAction
+  /** 0 with GET: every member. */
+  readonly memberId: bigint
+  /** NONE with GET: every alarm type. */
+  readonly alarm: AlarmType
+}
+export interface AlarmResponse {
+  readonly header?: ResponseHeader
+  readonly alarms: readonly AlarmMember[]
+}
+export interface DefragmentResponse {
+  readonly header?: ResponseHeader
+}
+export interface MoveLeaderRequest {
+  readonly targetId: bigint
+}
+export interface MoveLeaderResponse {
+  readonly header?: ResponseHeader
+}
+export interface Member {
+  readonly id: bigint
+  readonly name: string
+  readonly peerUrls: readonly string[]
+  readonly clientUrls: readonly string[]
+  readonly isLearner: boolean
+}
+export interface MemberListResponse {
+  readonly header: ResponseHeader
+  readonly members: readonly Member[]
 }
 
 /** Starts a fresh server (empty store at revision 1) and returns a client bound to it. */
@@ -50,6 +142,12 @@ export interface Supports {
   readonly requestSizeLimit: boolean
   /** Compaction with physical=true. */
   readonly physicalCompaction: boolean
+  /** The Lease service: grant, revoke, keep-alive, time-to-live, leases; puts attach keys to leases. */
+  readonly lease: boolean
+  /** The Maintenance service (status, hash, hashKV, alarm, defragment, moveLeader) and MemberList. */
+  readonly maintenance: boolean
+  /** The client hands a NOSPACE error (RESOURCE_EXHAUSTED, "database space exceeded") back to the caller. */
+  readonly noSpaceErrors: boolean
 }
 
 export type Feature = keyof Supports
@@ -72,4 +170,4 @@ export interface Adapter {
   readonly concurrency?: number
 }
 
-export const SUPPORTS_ALL: Supports = { nestedTxn: true, requestSizeLimit: true, physicalCompaction: true }
+export const SUPPORTS_ALL: Supports = { nestedTxn: true, requestSizeLimit: true, physicalCompaction: true, lease: true, maintenance: true, noSpaceErrors: true }

@@ -4,13 +4,16 @@ import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import type { ResponseHeader } from '../../src/etcdserver/types.js'
 import { ClientError, type Adapter, type EtcdTestClient } from './client.js'
-import type { Case, KvStep, Step, WantError } from './cases.js'
+import { FRESH_RAFT_TERM, type Case, type KvStep, type Step, type WantError } from './cases.js'
 import { KV_CASES } from './kv.js'
 import { KV_WRITE_CASES } from './kv-write.js'
 import { TXN_CASES } from './txn.js'
 import { TXN_RULE_CASES } from './txn-rules.js'
 import { WATCH_CASES } from './watch.js'
 import { isWatchStep, WatchSession } from './watch-steps.js'
+import { CallSession, isCallStep } from './call-steps.js'
+import { LEASE_CASES } from './lease.js'
+import { MAINTENANCE_CASES } from './maintenance.js'
 
 /** Every case, grouped as the report shows them. */
 export const GROUPS: ReadonlyArray<readonly [string, readonly Case[]]> = [
@@ -19,10 +22,10 @@ export const GROUPS: ReadonlyArray<readonly [string, readonly Case[]]> = [
   ['txn', TXN_CASES],
   ['txn request rules', TXN_RULE_CASES],
   ['watch', WATCH_CASES],
+  ['lease', LEASE_CASES],
+  ['maintenance', MAINTENANCE_CASES],
 ]
 
-/** The raft term a freshly bootstrapped single-member etcd reports (it campaigns once, from term 1). */
-const FRESH_RAFT_TERM = 2
 
 /** Bytes -> latin1 strings, drop undefined fields, plain objects only: what deepStrictEqual compares. */
 export function view(x: unknown): unknown {
@@ -78,10 +81,15 @@ function send(c: EtcdTestClient, s: KvStep): { name: string; p: Promise<{ readon
 export async function runSteps(c: EtcdTestClient, steps: readonly Step[]): Promise<void> {
   const ids = new HeaderIdentity()
   const watches = new WatchSession(c, view, (h, where) => ids.check(h, where))
+  const calls = new CallSession(c, view, (h, where) => ids.check(h, where))
   try {
     for (const [i, s] of steps.entries()) {
       if (isWatchStep(s)) {
         await watches.run(s, `step ${i + 1} (watch stream ${s.stream})`)
+        continue
+      }
+      if (isCallStep(s)) {
+        await calls.run(s, `step ${i + 1}`)
         continue
       }
       const { name, p } = send(c, s)

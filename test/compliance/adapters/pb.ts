@@ -7,7 +7,13 @@ import type {
   Compare, CompactionRequest, CompactionResponse, DeleteRangeRequest, DeleteRangeResponse, KeyValue, PutRequest,
   PutResponse, RangeRequest, RangeResponse, RequestOp, ResponseHeader, ResponseOp, SortOrder, SortTarget,
   TxnRequest, TxnResponse, CompareResult, CompareTarget, WatchEvent, WatchFilter, WatchRequest, WatchResponse,
+  LeaseGrantRequest, LeaseGrantResponse, LeaseKeepAliveResponse, LeaseLeasesResponse, LeaseRevokeResponse,
+  LeaseTimeToLiveRequest, LeaseTimeToLiveResponse,
 } from '../../../src/etcdserver/types.js'
+import type {
+  AlarmAction, AlarmRequest, AlarmResponse, AlarmType, DefragmentResponse, HashKvRequest, HashKvResponse,
+  HashResponse, MemberListResponse, MoveLeaderRequest, MoveLeaderResponse, StatusResponse,
+} from '../client.js'
 
 // Enum numbers from etcd's rpc.proto.
 const SORT_ORDER: Readonly<Record<SortOrder, number>> = { NONE: 0, ASCEND: 1, DESCEND: 2 }
@@ -313,4 +319,137 @@ export function fromPbWatchResponse(x: unknown): WatchResponse {
     fragment: bool(o, 'fragment'),
     events: list(o, 'events').map(fromPbEvent),
   }
+}
+
+// ---- lease ----
+
+export interface PbLeaseGrantRequest {
+  TTL: string
+  ID?: string
+}
+export interface PbLeaseIdRequest {
+  ID: string
+}
+export interface PbLeaseTimeToLiveRequest {
+  ID: string
+  keys?: boolean
+}
+
+export function toPbLeaseGrant(r: LeaseGrantRequest): PbLeaseGrantRequest {
+  const o: PbLeaseGrantRequest = { TTL: String(r.ttl) }
+  set(o, 'ID', r.id?.toString())
+  return o
+}
+export const toPbLeaseId = (r: { readonly id: bigint }): PbLeaseIdRequest => ({ ID: r.id.toString() })
+export function toPbLeaseTimeToLive(r: LeaseTimeToLiveRequest): PbLeaseTimeToLiveRequest {
+  const o: PbLeaseTimeToLiveRequest = { ID: r.id.toString() }
+  set(o, 'keys', r.keys)
+  return o
+}
+
+function str(o: Obj, k: string): string {
+  const v = field(o, k)
+  if (typeof v !== 'string') throw new TypeError(`wire: ${k} is not a string: ${String(v)}`)
+  return v
+}
+
+export function fromPbLeaseGrant(x: unknown): LeaseGrantResponse {
+  const o = obj(x, 'LeaseGrantResponse')
+  return { header: header(o), id: big(o, 'ID'), ttl: int(o, 'TTL'), error: str(o, 'error') }
+}
+export function fromPbLeaseRevoke(x: unknown): LeaseRevokeResponse {
+  return { header: header(obj(x, 'LeaseRevokeResponse')) }
+}
+export function fromPbLeaseKeepAlive(x: unknown): LeaseKeepAliveResponse {
+  const o = obj(x, 'LeaseKeepAliveResponse')
+  return { header: header(o), id: big(o, 'ID'), ttl: int(o, 'TTL') }
+}
+export function fromPbLeaseTimeToLive(x: unknown): LeaseTimeToLiveResponse {
+  const o = obj(x, 'LeaseTimeToLiveResponse')
+  const keys = list(o, 'keys').map((k, i) => {
+    if (!(k instanceof Uint8Array)) throw new TypeError(`wire: keys[${i}] is not bytes`)
+    return new Uint8Array(k)
+  })
+  return { header: header(o), id: big(o, 'ID'), ttl: int(o, 'TTL'), grantedTtl: int(o, 'grantedTTL'), keys }
+}
+export function fromPbLeaseLeases(x: unknown): LeaseLeasesResponse {
+  const o = obj(x, 'LeaseLeasesResponse')
+  return { header: header(o), leases: list(o, 'leases').map((l) => ({ id: big(obj(l, 'LeaseStatus'), 'ID') })) }
+}
+
+// ---- maintenance and cluster ----
+
+// Numbers from etcd's rpc.proto; etcd3's copy renames the enum values (Get, Nospace, ...), so requests
+// send numbers and responses are read by name, case-insensitively.
+const ALARM_ACTION: Readonly<Record<AlarmAction, number>> = { GET: 0, ACTIVATE: 1, DEACTIVATE: 2 }
+const ALARM_TYPE: Readonly<Record<AlarmType, number>> = { NONE: 0, NOSPACE: 1, CORRUPT: 2 }
+
+export interface PbAlarmRequest {
+  action: number
+  memberID: string
+  alarm: number
+}
+export const toPbAlarm = (r: AlarmRequest): PbAlarmRequest =>
+  ({ action: ALARM_ACTION[r.action], memberID: r.memberId.toString(), alarm: ALARM_TYPE[r.alarm] })
+export const toPbHashKv = (r: HashKvRequest): { revision: string } => ({ revision: String(r.revision) })
+export const toPbMoveLeader = (r: MoveLeaderRequest): { targetID: string } => ({ targetID: r.targetId.toString() })
+
+/** etcd 3.4 sends some maintenance responses without a header (nil): absent here too. */
+function optHeader(o: Obj): { header?: ResponseHeader } {
+  const h = field(o, 'header')
+  return h === null || h === undefined ? {} : { header: header(o) }
+}
+function strings(o: Obj, k: string): string[] {
+  return list(o, k).map((s, i) => {
+    if (typeof s !== 'string') throw new TypeError(`wire: ${k}[${i}] is not a string`)
+    return s
+  })
+}
+function alarmType(o: Obj): AlarmType {
+  const v = field(o, 'alarm')
+  const name = typeof v === 'string' ? v.toUpperCase() : v
+  if (name !== 'NONE' && name !== 'NOSPACE' && name !== 'CORRUPT') throw new TypeError(`wire: alarm type ${String(v)}`)
+  return name
+}
+
+export function fromPbStatus(x: unknown): StatusResponse {
+  const o = obj(x, 'StatusResponse')
+  return {
+    header: header(o),
+    version: str(o, 'version'),
+    dbSize: int(o, 'dbSize'),
+    leader: big(o, 'leader'),
+    raftIndex: int(o, 'raftIndex'),
+    raftTerm: int(o, 'raftTerm'),
+    raftAppliedIndex: int(o, 'raftAppliedIndex'),
+    errors: strings(o, 'errors'),
+    dbSizeInUse: int(o, 'dbSizeInUse'),
+    isLearner: bool(o, 'isLearner'),
+  }
+}
+export function fromPbHash(x: unknown): HashResponse {
+  const o = obj(x, 'HashResponse')
+  return { header: header(o), hash: int(o, 'hash') }
+}
+export function fromPbHashKv(x: unknown): HashKvResponse {
+  const o = obj(x, 'HashKVResponse')
+  return { header: header(o), hash: int(o, 'hash'), compactRevision: int(o, 'compact_revision') }
+}
+export function fromPbAlarm(x: unknown): AlarmResponse {
+  const o = obj(x, 'AlarmResponse')
+  const alarms = list(o, 'alarms').map((a) => {
+    const m = obj(a, 'AlarmMember')
+    return { memberId: big(m, 'memberID'), alarm: alarmType(m) }
+  })
+  return { ...optHeader(o), alarms }
+}
+export const fromPbDefragment = (x: unknown): DefragmentResponse => optHeader(obj(x, 'DefragmentResponse'))
+export const fromPbMoveLeader = (x: unknown): MoveLeaderResponse => optHeader(obj(x, 'MoveLeaderResponse'))
+export function fromPbMemberList(x: unknown): MemberListResponse {
+  const o = obj(x, 'MemberListResponse')
+  const members = list(o, 'members').map((m) => {
+    const p = obj(m, 'Member')
+    return { id: big(p, 'ID'), name: str(p, 'name'), peerUrls: strings(p, 'peerURLs'), clientUrls: strings(p, 'clientURLs'), isLearner: bool(p, 'isLearner') }
+  })
+  return { header: header(o), members }
 }

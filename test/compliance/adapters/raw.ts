@@ -1,16 +1,27 @@
-// An EtcdTestClient over the raw @grpc/grpc-js client of test/helpers (our protos), used by the grpc
-// adapter (etcdlite) and the reference adapter (real etcd) alike: same bytes on the wire for both.
+// An EtcdTestClient over raw @grpc/grpc-js clients (our protos), used by the grpc adapter (etcdlite) and
+// the reference adapter (real etcd) alike: same bytes on the wire for both.
+import * as grpc from '@grpc/grpc-js'
 import type { ServiceError } from '@grpc/grpc-js'
-import { rawClient, type UnaryCall } from '../../helpers/grpc-client.js'
+import type { LeaseKeepAliveRequest } from '../../../src/etcdserver/types.js'
+import { loadEtcdProto } from '../../../src/grpc/proto.js'
+import { rawClient, unary, type UnaryCall } from '../../helpers/grpc-client.js'
 import { rawWatchClient } from '../../helpers/watch-stream.js'
 import { ClientError, type EtcdTestClient } from '../client.js'
 import {
-  fromPbCompaction, fromPbDeleteRange, fromPbPut, fromPbRange, fromPbTxn, toPbCompaction, toPbDeleteRange, toPbPut,
-  toPbRange, toPbTxn,
+  fromPbAlarm, fromPbCompaction, fromPbDefragment, fromPbDeleteRange, fromPbHash, fromPbHashKv, fromPbLeaseGrant,
+  fromPbLeaseKeepAlive, fromPbLeaseLeases, fromPbLeaseRevoke, fromPbLeaseTimeToLive, fromPbMemberList, fromPbMoveLeader,
+  fromPbPut, fromPbRange, fromPbStatus, fromPbTxn, toPbAlarm, toPbCompaction, toPbDeleteRange, toPbHashKv,
+  toPbLeaseGrant, toPbLeaseId, toPbLeaseTimeToLive, toPbMoveLeader, toPbPut, toPbRange, toPbTxn,
 } from './pb.js'
 
 function isServiceError(e: unknown): e is ServiceError {
   return e instanceof Error && typeof (e as Partial<ServiceError>).code === 'number' && typeof (e as Partial<ServiceError>).details === 'string'
+}
+
+/** A gRPC failure becomes ClientError { status code, status details }; any other Error is returned as is. */
+function toClientError(e: unknown): Error {
+  if (isServiceError(e)) return new ClientError(e.code, e.details)
+  return e instanceof Error ? e : new Error(String(e))
 }
 
 /** A gRPC failure becomes ClientError { status code, status details }; anything else propagates. */
@@ -19,19 +30,71 @@ async function call<T>(fn: UnaryCall, req: object, parse: (x: unknown) => T): Pr
   try {
     res = await fn(req)
   } catch (e) {
-    if (isServiceError(e)) throw new ClientError(e.code, e.details)
-    throw e
+    throw toClientError(e)
   }
   return parse(res)
 }
 
+/** The part of a client-side duplex stream (grpc-js's or etcd3's) that a keep-alive exchange uses. */
+export interface KeepAliveDuplex {
+  write(req: object): unknown
+  end(): unknown
+  cancel(): unknown
+  on(event: 'data' | 'error' | 'end', listener: (x: unknown) => void): unknown
+}
+
+/** How long one keep-alive exchange may take before the case fails (only bounds a failing case). */
+const KEEPALIVE_TIMEOUT_MS = 5000
+
 /**
- * Bind a raw KV client and a raw Watch client to `endpoint`; `close()` closes both (and with them every
- * watch stream still open), then runs `dispose` (stop the server).
+ * Write every request on `stream`, resolve with the first `reqs.length` responses (parsed), then end the
+ * stream. A stream error rejects with `toError(error)`; so does an end before every answer arrived.
+ */
+export function keepAliveExchange<T>(
+  stream: KeepAliveDuplex, reqs: readonly LeaseKeepAliveRequest[], parse: (x: unknown) => T, toError: (e: unknown) => Error,
+): Promise<T[]> {
+  return new Promise<T[]>((resolve, reject) => {
+    const got: T[] = []
+    let done = false
+    const finish = (f: () => void): void => {
+      if (done) return
+      done = true
+      clearTimeout(timer)
+      stream.end()
+      stream.cancel()
+      f()
+    }
+    const timer = setTimeout(() => finish(() => reject(new Error(`keep-alive: ${got.length} of ${reqs.length} responses within ${KEEPALIVE_TIMEOUT_MS} ms`))), KEEPALIVE_TIMEOUT_MS)
+    stream.on('data', (d) => {
+      if (done) return
+      try {
+        got.push(parse(d))
+      } catch (e) {
+        finish(() => reject(e instanceof Error ? e : new Error(String(e))))
+        return
+      }
+      if (got.length === reqs.length) finish(() => resolve(got))
+    })
+    stream.on('error', (e) => finish(() => reject(toError(e))))
+    stream.on('end', () => finish(() => reject(new Error(`keep-alive stream ended after ${got.length} of ${reqs.length} responses`))))
+    for (const r of reqs) stream.write(toPbLeaseId(r))
+    if (reqs.length === 0) finish(() => resolve(got))
+  })
+}
+
+/**
+ * Bind raw KV, Watch, Lease, Maintenance and Cluster clients to `endpoint`; `close()` closes them all (and
+ * with them every stream still open), then runs `dispose` (stop the server).
  */
 export function rawTestClient(endpoint: string, dispose: () => Promise<void>): EtcdTestClient {
   const c = rawClient(endpoint)
   const w = rawWatchClient(endpoint)
+  const proto = loadEtcdProto().etcdserverpb
+  const creds = grpc.credentials.createInsecure()
+  const lease = new proto.Lease(endpoint, creds)
+  const mnt = new proto.Maintenance(endpoint, creds)
+  const cluster = new proto.Cluster(endpoint, creds)
+  const u = (client: grpc.Client, method: string): UnaryCall => unary(client, method)
   return {
     range: (r) => call(c.kv.Range, toPbRange(r), fromPbRange),
     put: (r) => call(c.kv.Put, toPbPut(r), fromPbPut),
@@ -39,9 +102,24 @@ export function rawTestClient(endpoint: string, dispose: () => Promise<void>): E
     txn: (r) => call(c.kv.Txn, toPbTxn(r), fromPbTxn),
     compact: (r) => call(c.kv.Compact, toPbCompaction(r), fromPbCompaction),
     watch: () => w.open(),
+    leaseGrant: (r) => call(u(lease, 'LeaseGrant'), toPbLeaseGrant(r), fromPbLeaseGrant),
+    leaseRevoke: (r) => call(u(lease, 'LeaseRevoke'), toPbLeaseId(r), fromPbLeaseRevoke),
+    leaseKeepAlive: (reqs) => keepAliveExchange(lease.LeaseKeepAlive(), reqs, fromPbLeaseKeepAlive, toClientError),
+    leaseTimeToLive: (r) => call(u(lease, 'LeaseTimeToLive'), toPbLeaseTimeToLive(r), fromPbLeaseTimeToLive),
+    leaseLeases: () => call(u(lease, 'LeaseLeases'), {}, fromPbLeaseLeases),
+    status: () => call(u(mnt, 'Status'), {}, fromPbStatus),
+    hash: () => call(u(mnt, 'Hash'), {}, fromPbHash),
+    hashKV: (r) => call(u(mnt, 'HashKV'), toPbHashKv(r), fromPbHashKv),
+    alarm: (r) => call(u(mnt, 'Alarm'), toPbAlarm(r), fromPbAlarm),
+    defragment: () => call(u(mnt, 'Defragment'), {}, fromPbDefragment),
+    moveLeader: (r) => call(u(mnt, 'MoveLeader'), toPbMoveLeader(r), fromPbMoveLeader),
+    memberList: () => call(u(cluster, 'MemberList'), {}, fromPbMemberList),
     async close() {
       c.close()
       w.close()
+      lease.close()
+      mnt.close()
+      cluster.close()
       await dispose()
     },
   }
