@@ -1,8 +1,8 @@
 // `npm run bench`: etcd vs etcdlite over gRPC on this machine, in one run. Both servers write durably to
 // fresh temp data dirs; every workload runs in separate client processes (bench/client.ts for KV,
-// bench/watch-client.ts for Watch), the same code for both servers; the server order alternates to spread
-// drift. KV workloads share one server pair; every watch measurement gets a fresh server. Prints JSON
-// lines, then tables.
+// bench/watch-client.ts for Watch, bench/lease-client.ts for Lease), the same code for both servers; the
+// server order alternates to spread drift. KV workloads share one server pair; every watch and lease
+// measurement gets a fresh server. Prints JSON lines, then tables.
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -10,22 +10,33 @@ import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { killLoadProcessesSync, LoadProcess } from './lib/child.js'
 import { median } from './lib/stats.js'
+import { fmt, present, printRows, ratio } from './lib/table.js'
 import { processCpuSeconds, processRssMiB, startEtcd, startEtcdlite, type BenchServer, type ServerName } from './lib/servers.js'
 import { MEASURE_END, MEASURE_START, WORKLOADS, type ClientResult, type LoadParams, type Workload } from './lib/workloads.js'
 import { runWatchWorkload, type CatchupFigures, type FanoutFigures, type MemFigures, type WatchFigures } from './lib/watch-run.js'
 import { WATCH_WORKLOADS, type WatchWorkload } from './lib/watch-workloads.js'
+import { leaseRatios, printLeaseTables, runLeaseWorkload, summarizeLease, type LeaseMeasurement } from './lib/lease-run.js'
+import { LEASE_WORKLOADS, type LeaseWorkload } from './lib/lease-workloads.js'
 
 const CLIENT_JS = fileURLToPath(new URL('./client.js', import.meta.url))
 
 const SERVER_ORDER: readonly ServerName[] = ['etcd', 'etcdlite']
 
-const ALL_NAMES = [...WORKLOADS.map((w) => w.name), ...WATCH_WORKLOADS.map((w) => w.name)]
+const ALL_NAMES = [...WORKLOADS.map((w) => w.name), ...WATCH_WORKLOADS.map((w) => w.name), ...LEASE_WORKLOADS.map((w) => w.name)]
+
+/** Named groups for --workloads. */
+const GROUPS: Readonly<Record<string, readonly string[]>> = {
+  all: ALL_NAMES,
+  kv: WORKLOADS.map((w) => w.name),
+  watch: WATCH_WORKLOADS.map((w) => w.name),
+  lease: LEASE_WORKLOADS.map((w) => w.name),
+}
 
 const USAGE = `usage: npm run bench -- [options]
   --seconds N          measured seconds per workload (default: $BENCH_SECONDS or 5)
   --warmup N           warm-up seconds before each measurement (default 1)
   --rounds N           repeat everything N times, alternating server order; report medians (default 1)
-  --workloads a,b      only these workloads (default: all); the groups kv, watch and all also work:
+  --workloads a,b      only these workloads (default: all); the groups kv, watch, lease and all also work:
                        ${ALL_NAMES.join(', ')}
   --key-size N         key size in bytes (default 16)
   --value-size N       value size in bytes (default 128)
@@ -35,6 +46,8 @@ const USAGE = `usage: npm run bench -- [options]
   --watch-procs N      watcher processes per watch workload (default 1); streams and watchers are split evenly
   --watch-prefix       fan-out watchers watch a prefix and the writer cycles over --key-space keys under it
                        (default: everyone on the one key the writer puts)
+  --expiry-leases N    leases in lease-expiry (default 10000)
+  --expiry-ttl N       their TTL in seconds (default 5; etcd raises a TTL below 2 to 2)
   --etcdlite-node-args="..." node flags for the etcdlite process, e.g. --etcdlite-node-args="--cpu-prof --cpu-prof-dir=prof"
   --etcdlite-args="..."      extra etcdlite flags;  --etcd-args="..."  extra etcd flags (use the = form)
   --etcdlite-bin PATH  run this etcdlite CLI script instead of build/src/bin/etcdlite.js (e.g. another build)
@@ -44,6 +57,9 @@ interface RunArgs extends LoadParams {
   readonly rounds: number
   readonly workloads: readonly Workload[]
   readonly watchWorkloads: readonly WatchWorkload[]
+  readonly leaseWorkloads: readonly LeaseWorkload[]
+  readonly expiryLeases: number | undefined
+  readonly expiryTtlSeconds: number | undefined
   readonly servers: readonly ServerName[]
   readonly watchProcs: number
   readonly watchPrefix: boolean
@@ -72,6 +88,8 @@ function parseRunArgs(argv: readonly string[]): RunArgs | undefined {
       servers: { type: 'string', default: SERVER_ORDER.join(',') },
       'watch-procs': { type: 'string', default: '1' },
       'watch-prefix': { type: 'boolean', default: false },
+      'expiry-leases': { type: 'string' },
+      'expiry-ttl': { type: 'string' },
       'etcdlite-node-args': { type: 'string' },
       'etcdlite-args': { type: 'string' },
       'etcd-args': { type: 'string' },
@@ -88,16 +106,17 @@ function parseRunArgs(argv: readonly string[]): RunArgs | undefined {
   }
   let workloads = WORKLOADS
   let watchWorkloads = WATCH_WORKLOADS
+  let leaseWorkloads = LEASE_WORKLOADS
   if (values.workloads !== undefined) {
     const names = new Set<string>()
     for (const n of values.workloads.split(',').map((x) => x.trim()).filter((x) => x !== '')) {
-      const group = n === 'all' ? ALL_NAMES : n === 'kv' ? WORKLOADS.map((w) => w.name) : n === 'watch' ? WATCH_WORKLOADS.map((w) => w.name) : [n]
-      for (const g of group) names.add(g)
+      for (const g of GROUPS[n] ?? [n]) names.add(g)
     }
     const unknown = [...names].filter((n) => !ALL_NAMES.includes(n))
-    if (unknown.length > 0) throw new Error(`unknown workload(s) ${unknown.join(', ')}; known: kv, watch, all, ${ALL_NAMES.join(', ')}`)
+    if (unknown.length > 0) throw new Error(`unknown workload(s) ${unknown.join(', ')}; known: ${Object.keys(GROUPS).join(', ')}, ${ALL_NAMES.join(', ')}`)
     workloads = WORKLOADS.filter((w) => names.has(w.name))
     watchWorkloads = WATCH_WORKLOADS.filter((w) => names.has(w.name))
+    leaseWorkloads = LEASE_WORKLOADS.filter((w) => names.has(w.name))
   }
   const servers = values.servers.split(',').map((x) => x.trim()).filter((x) => x !== '')
   const badServer = servers.find((x) => !SERVER_ORDER.some((n) => n === x))
@@ -109,6 +128,9 @@ function parseRunArgs(argv: readonly string[]): RunArgs | undefined {
     rounds: Math.floor(num('rounds', values.rounds, 1)),
     workloads,
     watchWorkloads,
+    leaseWorkloads,
+    expiryLeases: values['expiry-leases'] === undefined ? undefined : Math.floor(num('expiry-leases', values['expiry-leases'], 1)),
+    expiryTtlSeconds: values['expiry-ttl'] === undefined ? undefined : Math.floor(num('expiry-ttl', values['expiry-ttl'], 1)),
     keySize: Math.floor(num('key-size', values['key-size'], 2)),
     valueSize: Math.floor(num('value-size', values['value-size'], 0)),
     keySpace: Math.floor(num('key-space', values['key-space'], 1)),
@@ -204,12 +226,6 @@ interface Summary {
   readonly errors: number
 }
 
-/** The median of the non-null values; null when there are none. */
-function present(xs: readonly (number | null)[]): number | null {
-  const got = xs.filter((x): x is number => x !== null)
-  return got.length === 0 ? null : median(got)
-}
-
 function summarize(ms: readonly Measurement[]): Summary {
   return {
     opsPerSec: median(ms.map((m) => m.opsPerSec)),
@@ -220,22 +236,6 @@ function summarize(ms: readonly Measurement[]): Summary {
     clientCpuPct: median(ms.map((m) => m.clientCpuPct)),
     errors: ms.reduce((a, m) => a + m.errors, 0),
   }
-}
-
-function fmt(x: number | null, digits: number): string {
-  return x === null || Number.isNaN(x) ? '-' : x.toFixed(digits)
-}
-
-/** a / b, or null when either is missing or b is 0. */
-function ratio(a: number | null, b: number | null): number | null {
-  return a === null || b === null || b === 0 || Number.isNaN(a) || Number.isNaN(b) ? null : Number((a / b).toFixed(3))
-}
-
-function printRows(header: readonly string[], body: readonly (readonly string[])[]): void {
-  const widths = header.map((h, i) => Math.max(h.length, ...body.map((r) => (r[i] ?? '').length)))
-  const line = (cells: readonly string[]): string => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join('  ')
-  process.stdout.write(`${line(header)}\n`)
-  for (const r of body) process.stdout.write(`${line(r)}\n`)
 }
 
 function printTable(args: RunArgs, rows: readonly { w: Workload; etcd: Summary; lite: Summary }[]): void {
@@ -440,6 +440,7 @@ async function main(): Promise<number> {
 
   const results: Measurement[] = []
   const watchResults: WatchMeasurement[] = []
+  const leaseResults: LeaseMeasurement[] = []
   const tmp = mkdtempSync(join(tmpdir(), 'etcdlite-bench-watch-'))
   sampleDir = tmp
   try {
@@ -488,6 +489,23 @@ async function main(): Promise<number> {
         }
       }
     }
+
+    for (let round = 0; round < args.rounds; round++) {
+      for (const [wi, w] of args.leaseWorkloads.entries()) {
+        for (const name of serverOrder(args, round, wi)) {
+          log(`round ${round + 1}/${args.rounds} ${w.name} on ${name} (fresh server)`)
+          const server = await startServer(name, args)
+          try {
+            const figures = await runLeaseWorkload(server, w, args, `${w.name}-${name}-r${round + 1}`)
+            const m: LeaseMeasurement = { ...figures, round: round + 1, workload: w.name, server: name }
+            leaseResults.push(m)
+            process.stdout.write(`${JSON.stringify({ type: 'result', ...m })}\n`)
+          } finally {
+            await stopServer(server)
+          }
+        }
+      }
+    }
   } finally {
     rmSync(tmp, { recursive: true, force: true })
   }
@@ -510,8 +528,16 @@ async function main(): Promise<number> {
       watchProcs: args.watchProcs, watchPrefix: args.watchPrefix, etcd: s.etcd, etcdlite: s.lite, ...watchRatios(s),
     })}\n`)
   }
+  const leaseSums = args.leaseWorkloads.map((w) => summarizeLease(w, args, leaseResults))
+  for (const s of leaseSums) {
+    process.stdout.write(`${JSON.stringify({
+      type: 'summary', workload: s.w.name, ...s.w, rounds: args.rounds, seconds: args.seconds, etcd: s.etcd, etcdlite: s.lite,
+      ratioConvention: 'throughput etcdlite/etcd, times and CPU per op etcd/etcdlite: > 1 means etcdlite is better', ...leaseRatios(s),
+    })}\n`)
+  }
   if (rows.length > 0) printTable(args, rows)
   if (watchSums.length > 0) printWatchTables(args, watchSums)
+  if (leaseSums.length > 0) printLeaseTables(args, leaseSums)
   return 0
 }
 
