@@ -3,6 +3,7 @@ import { Level } from 'level'
 import { MemoryLevel } from 'memory-level'
 import { LevelBackend } from '../backend/level-backend.js'
 import { EtcdServer } from '../etcdserver/etcd-server.js'
+import { parseRetention } from '../etcdserver/auto-compactor.js'
 import type {
   CompactionRequest, CompactionResponse, DeleteRangeRequest, DeleteRangeResponse, LeaseGrantRequest,
   LeaseGrantResponse, LeaseKeepAliveRequest, LeaseKeepAliveResponse, LeaseLeasesResponse, LeaseRevokeRequest,
@@ -135,9 +136,123 @@ export class Etcd implements AsyncDisposable {
   // ---- end Lease ----
 
   // ---- Maintenance and Cluster (embedded) ----
+
+  /** etcd's Status: version, db size, leader (this member), raft index and term, raised alarms. */
+  status(): ReturnType<EtcdServer['maintenance']['status']> {
+    return this.server.maintenance.status()
+  }
+
+  /** CRC-32C over the whole backend (etcd's Hash). */
+  hash(): ReturnType<EtcdServer['maintenance']['hash']> {
+    return this.server.maintenance.hash()
+  }
+
+  /**
+   * etcd's HashKV: CRC-32C over the revision log up to `revision` (0 or absent: the current one), equal to
+   * real etcd's for the same history and stable across restarts. Rejects with COMPACTED or FUTURE_REV.
+   */
+  hashKV(req: Parameters<EtcdServer['maintenance']['hashKV']>[0] = {}): ReturnType<EtcdServer['maintenance']['hashKV']> {
+    return this.server.maintenance.hashKV(req)
+  }
+
+  /** Reclaim space: compacts LevelDB (classic-level) and measures the size again. */
+  defragment(): Promise<void> {
+    return this.server.maintenance.defragment()
+  }
+
+  /**
+   * A consistent snapshot of the data as a byte stream: exactly the file `etcdctl snapshot save` writes
+   * (ending in its SHA-256). Start a server from it with the `restoreSnapshot` option or
+   * `etcdlite --restore-snapshot`. `break` or the signal stops it; close() ends it with STOPPED.
+   */
+  async *snapshot(opts: { readonly signal?: AbortSignal } = {}): AsyncGenerator<Uint8Array> {
+    for await (const chunk of this.server.maintenance.snapshot(opts.signal)) yield chunk.blob
+  }
+
+  /** etcd's Alarm RPC: GET, ACTIVATE or DEACTIVATE an alarm (see AlarmRequest). */
+  alarm(req: Parameters<EtcdServer['maintenance']['alarm']>[0]): ReturnType<EtcdServer['maintenance']['alarm']> {
+    return this.server.maintenance.alarm(req)
+  }
+
+  /** Every raised alarm (`etcdctl alarm list`). */
+  async alarmList(): Promise<Awaited<ReturnType<EtcdServer['maintenance']['alarm']>>['alarms']> {
+    return (await this.server.maintenance.alarm({ action: 'GET' })).alarms
+  }
+
+  /**
+   * Clear every raised alarm, as `etcdctl alarm disarm` does (a NOSPACE alarm comes back at the next write
+   * if the backend is still over its quota). Resolves with the alarms cleared.
+   */
+  async alarmDisarm(): Promise<Awaited<ReturnType<EtcdServer['maintenance']['alarm']>>['alarms']> {
+    const m = this.server.maintenance
+    const cleared = []
+    for (const a of (await m.alarm({ action: 'GET' })).alarms) {
+      cleared.push(...(await m.alarm({ action: 'DEACTIVATE', memberId: a.memberId, alarm: a.alarm })).alarms)
+    }
+    return cleared
+  }
+
+  /** This member, as `etcdctl member list` shows it. */
+  memberList(): Promise<ReturnType<EtcdServer['maintenance']['cluster']['memberList']>> {
+    return this.sync(() => this.server.maintenance.cluster.memberList())
+  }
+
+  /**
+   * Prepare a server that starts from a snapshot file (written by `etcdctl snapshot save` or snapshot()):
+   * its keys, revisions, compaction state, leases and alarms come back; the member gets new IDs, as after
+   * etcd's `snapshot restore`. Resolves with the options to open it with:
+   * `await openEtcd(await Etcd.restoreSnapshot('snap.db', { dataDir: 'new.etcdlite' }))`.
+   * On disk, `dataDir` must not exist or be empty: the data is loaded into `<dataDir>.restoring`, then
+   * renamed into place. With `memory` (or a given `db`) the data is loaded into the database the returned
+   * options carry. Rejects (changing nothing) if the file is damaged or not an etcdlite snapshot.
+   */
+  static async restoreSnapshot(file: string, opts: EtcdOptions = {}): Promise<EtcdOptions> {
+    const { restoreSnapshot, restoreSnapshotToDir } = await import('../etcdserver/snapshot.js')
+    const o = { ...ETCD_DEFAULTS, ...opts }
+    const encodings = { keyEncoding: 'view', valueEncoding: 'view' } as const
+    if (opts.db === undefined && !o.memory) {
+      await restoreSnapshotToDir(file, o.dataDir, (dir) =>
+        LevelBackend.open(new Level<Uint8Array, Uint8Array>(dir, encodings), { syncWrites: !o.unsafeNoFsync }))
+      return opts
+    }
+    const db: LevelDb = opts.db ?? new MemoryLevel<Uint8Array, Uint8Array>(encodings)
+    const backend = await LevelBackend.open(db, { syncWrites: false })
+    try {
+      await restoreSnapshot(file, backend)
+    } finally {
+      // openEtcd opens the database again (memory-level keeps its data across close and open).
+      await backend.close()
+    }
+    return { ...opts, db }
+  }
+
+  /** Move leadership: succeeds for this member's ID, fails with BAD_LEADER_TRANSFEREE for any other. */
+  moveLeader(req: Parameters<EtcdServer['maintenance']['moveLeader']>[0]): Promise<void> {
+    return this.server.maintenance.moveLeader(req)
+  }
+
   // ---- end Maintenance and Cluster ----
 
   // ---- HTTP: metrics and health listeners ----
+  /** close() of every listenMetrics() listener (close() awaits them: see the HTTP line in close()). */
+  private readonly metricsClosers: (() => Promise<void>)[] = []
+
+  /**
+   * Serve /metrics and /health over plain HTTP on host:port (etcd's --listen-metrics-urls; port 0 picks a
+   * free one). Default 127.0.0.1:2381, the port etcd deployments customarily use for metrics. The client port
+   * of listen() serves the same endpoints (and /version) without this. Closed by close().
+   */
+  async listenMetrics(opts: ListenOptions = {}): Promise<Listener> {
+    if (this.closing !== undefined) throw new Error('etcdlite: listenMetrics() after close()')
+    const { HttpListener, httpHandler } = await import('./http.js')
+    const l = await HttpListener.listen(httpHandler(this.server, 'metrics'), opts.host ?? '127.0.0.1', opts.port ?? 2381)
+    if (this.closing !== undefined) {
+      await l.close()
+      throw new Error('etcdlite: listenMetrics() after close()')
+    }
+    this.metricsClosers.push(() => l.close())
+    return { host: l.host, port: l.port, endpoint: l.host.includes(':') ? `[${l.host}]:${l.port}` : `${l.host}:${l.port}` }
+  }
   // ---- end HTTP ----
 
   /** Serve the etcd v3 gRPC API on host:port (port 0 picks a free port). */
@@ -192,6 +307,7 @@ export async function openEtcd(opts: EtcdOptions = {}): Promise<Etcd> {
       leaseRenewOnStartMs: o.leaseRenewOnStartMs,
       maintenance: { quotaBackendBytes: o.quotaBackendBytes, etcdVersion: o.etcdVersion },
       member: { name: o.name, peerUrls: o.peerUrls, clientUrls: o.advertiseClientUrls ?? [] },
+      autoCompaction: parseRetention(o.autoCompactionMode, o.autoCompactionRetention),
     })
     return new Etcd(server, logger, o.maxRequestBytes, opts.advertiseClientUrls !== undefined)
   } catch (err) {

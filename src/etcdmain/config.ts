@@ -1,4 +1,5 @@
 // Command-line flags, named as etcd names them. Parsing is pure: argv in, Config or a UsageError out.
+import { InvalidRetentionError, parseRetention } from '../etcdserver/auto-compactor.js'
 import { LOG_LEVELS, type LogLevel } from '../pkg/logger.js'
 
 export interface ClientUrl {
@@ -34,6 +35,8 @@ export interface Config {
   readonly listenMetricsUrls: readonly ClientUrl[]
   /** The etcd version Status reports. */
   readonly etcdVersion: string
+  /** Start from this snapshot file (etcdctl snapshot save): restored into a new data dir, or into memory. */
+  readonly restoreSnapshot: string | undefined
 }
 
 export type ParseResult = { readonly kind: 'run'; readonly config: Config } | { readonly kind: 'help' } | { readonly kind: 'version' }
@@ -67,6 +70,7 @@ export const FLAGS: Readonly<Record<string, FlagSpec>> = {
   'auto-compaction-retention': { type: 'string', def: '0', help: 'Auto compaction retention for mvcc key value store. 0 means disable auto compaction.' },
   'listen-metrics-urls': { type: 'string', def: '', help: 'List of URLs to listen on for the metrics and health endpoints.' },
   'etcd-version': { type: 'string', def: '3.5.17', help: 'The etcd version Status reports to clients (etcdlite only).' },
+  'restore-snapshot': { type: 'string', def: '', help: "Start from this snapshot file (written by 'etcdctl snapshot save'): its data is restored into --data-dir, which must not exist or be empty, or into memory with --memory (etcdlite only)." },
 }
 
 /** etcd's minWatchProgressInterval: shorter intervals are raised to this. */
@@ -189,6 +193,13 @@ export function parseArgs(argv: readonly string[]): ParseResult {
   if (mode !== 'periodic' && mode !== 'revision') {
     throw new UsageError(`unknown auto-compaction-mode "${mode}"`)
   }
+  const retention = str('auto-compaction-retention') ?? '0'
+  try {
+    parseRetention(mode, retention)
+  } catch (e) {
+    if (e instanceof InvalidRetentionError) throw new UsageError(e.message)
+    throw e
+  }
   const peers = (str('initial-advertise-peer-urls') ?? 'http://localhost:2380').split(',').map((u) => u.trim())
   const metricsRaw = str('listen-metrics-urls') ?? ''
   const listenMetricsUrls = metricsRaw === '' ? [] : metricsRaw.split(',').map((u) => parseUrl(u.trim(), 'listen-metrics-urls'))
@@ -210,9 +221,10 @@ export function parseArgs(argv: readonly string[]): ParseResult {
       electionTimeoutMs,
       quotaBackendBytes: parseUint(str('quota-backend-bytes') ?? '0', 'quota-backend-bytes'),
       autoCompactionMode: mode,
-      autoCompactionRetention: str('auto-compaction-retention') ?? '0',
+      autoCompactionRetention: retention,
       listenMetricsUrls,
       etcdVersion: str('etcd-version') ?? '3.5.17',
+      restoreSnapshot: str('restore-snapshot') || undefined,
     },
   }
 }

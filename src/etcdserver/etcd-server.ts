@@ -25,6 +25,7 @@ const costOps = (ops: readonly RequestOp[]): number => {
   return n
 }
 const costTxn = (r: TxnRequest): number => Math.max(costOps(r.success ?? []), costOps(r.failure ?? []))
+import { AutoCompactor, type CompactionRetention } from './auto-compactor.js'
 import { Maintenance, MAINTENANCE_DEFAULTS, type MaintenanceOptions } from './maintenance.js'
 import { deleteRangeSize, putSize, raftRequestSize, txnSize } from './request-size.js'
 import type {
@@ -56,6 +57,8 @@ export interface EtcdServerOptions {
   readonly maintenance: MaintenanceOptions
   /** This member as MemberList shows it: its name and advertised peer and client URLs. */
   readonly member: MemberInfo
+  /** Auto-compaction (parsed --auto-compaction-mode/-retention); undefined: off. */
+  readonly autoCompaction?: CompactionRetention | undefined
 }
 
 /** This member as MemberList shows it. Client URLs may be filled in once listeners are bound. */
@@ -121,6 +124,7 @@ export class EtcdServer implements WatchServerContext {
   member: MemberInfo
   private readonly opts: EtcdServerOptions
   private readonly leaseExists: LeaseLookup
+  private readonly autoCompactor: AutoCompactor | undefined
   private inflight = 0
   private drained: (() => void) | undefined
   private closing: Promise<void> | undefined
@@ -159,6 +163,13 @@ export class EtcdServer implements WatchServerContext {
     // A one-member server becomes leader on every start: leases get their TTL again (etcd's Promote).
     lessor.promote(opts.leaseRenewOnStartMs)
     lessor.startExpiry((leases) => this.revokeExpired(leases))
+    if (opts.autoCompaction !== undefined) {
+      this.autoCompactor = new AutoCompactor(
+        { rev: () => this.kv.rev(), compact: (revision) => this.compact({ revision }) },
+        { retention: opts.autoCompaction, clock: opts.clock, onError: opts.onBackgroundError },
+      )
+      this.autoCompactor.start()
+    }
   }
 
   /**
@@ -373,6 +384,7 @@ export class EtcdServer implements WatchServerContext {
    */
   close(): Promise<void> {
     this.closing ??= (async () => {
+      await this.autoCompactor?.stop()
       if (this.inflight > 0) await new Promise<void>((resolve) => (this.drained = resolve))
       await this.progressTicker.stop()
       await this.lessor.stop()

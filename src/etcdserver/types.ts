@@ -249,7 +249,195 @@ export interface LeaseLeasesResponse {
 }
 
 // ---- Maintenance and Cluster (owned by the maintenance work; keep additions inside this section) ----
+
+/** etcd's Status, for a one-member server. */
+export interface StatusResponse {
+  readonly header: ResponseHeader
+  /** The etcd version reported to clients (the `etcdVersion` option). */
+  readonly version: string
+  /** Bytes the backend occupies (see Backend.size()). */
+  readonly dbSize: number
+  /** Bytes in use: LevelDB has no free pages to report, so this equals dbSize. */
+  readonly dbSizeInUse: number
+  /** Always this member. */
+  readonly leader: bigint
+  /** The current revision plus the writes that take no revision (leases, compactions, alarms). */
+  readonly raftIndex: number
+  readonly raftTerm: number
+  /** Equal to raftIndex: what is committed is applied. */
+  readonly raftAppliedIndex: number
+  /** Raised alarms, in etcd's text form (`memberID:… alarm:NOSPACE `). */
+  readonly errors: string[]
+  readonly isLearner: boolean
+}
+
+export interface HashResponse {
+  readonly header: ResponseHeader
+  /** CRC-32C over every bucket of the backend. */
+  readonly hash: number
+}
+
+/** HashKV up to `revision`; 0 (or absent) means the current revision. */
+export interface HashKVRequest {
+  readonly revision?: number
+}
+
+export interface HashKVResponse {
+  /** header.revision is the current revision, as etcd reports it. */
+  readonly header: ResponseHeader
+  readonly hash: number
+  /** The compacted revision (-1 before any compaction). */
+  readonly compactRevision: number
+}
+
+/**
+ * One chunk of a snapshot stream. The first chunk carries the header; `remainingBytes` counts the data
+ * still to come; the last chunk holds the SHA-256 of everything before it, with `remainingBytes` 0.
+ */
+export interface SnapshotChunk {
+  readonly header?: ResponseHeader
+  readonly remainingBytes: number
+  readonly blob: Uint8Array
+}
+
+export type AlarmType = 'NONE' | 'NOSPACE' | 'CORRUPT'
+export type AlarmAction = 'GET' | 'ACTIVATE' | 'DEACTIVATE'
+
+/** An alarm raised for a member. */
+export interface AlarmMember {
+  readonly memberId: bigint
+  readonly alarm: AlarmType
+}
+
+/**
+ * GET lists raised alarms of `alarm` (NONE or absent: all); ACTIVATE raises `alarm` for `memberId` (NONE
+ * raises nothing); DEACTIVATE clears it.
+ */
+export interface AlarmRequest {
+  readonly action: AlarmAction
+  readonly memberId?: bigint
+  readonly alarm?: AlarmType
+}
+
+/** As in etcd the response carries no header. */
+export interface AlarmResponse {
+  /** GET: the alarms; ACTIVATE/DEACTIVATE: the alarm raised or cleared (none if nothing changed). */
+  readonly alarms: AlarmMember[]
+}
+
+export interface MoveLeaderRequest {
+  readonly targetId: bigint
+}
+
+/** A cluster member as MemberList shows it. */
+export interface Member {
+  readonly id: bigint
+  readonly name: string
+  readonly peerUrls: readonly string[]
+  readonly clientUrls: readonly string[]
+  readonly isLearner: boolean
+}
+
+/** MemberList's header has no revision, as etcd's cluster service sends it. */
+export interface MemberListResponse {
+  readonly header: ResponseHeader
+  readonly members: Member[]
+}
+
+export interface MemberAddRequest {
+  readonly peerUrls: readonly string[]
+  readonly isLearner?: boolean
+}
+
+export interface MemberRemoveRequest {
+  readonly id: bigint
+}
+
+export interface MemberUpdateRequest {
+  readonly id: bigint
+  readonly peerUrls: readonly string[]
+}
+
+export interface MemberPromoteRequest {
+  readonly id: bigint
+}
 // ---- end Maintenance and Cluster ----
 
 // ---- Lock and Election (owned by the v3lock/v3election work; keep additions inside this section) ----
+
+/**
+ * Acquire the lock `name` (etcd's v3lock Lock). The lock key is `name + "/" + lease ID in hex`, attached to
+ * the lease, so the lock goes away with the lease. `lease` 0n (or absent): the server grants a 60 s lease
+ * of its own and never renews it, as etcd does.
+ */
+export interface LockRequest {
+  readonly name: Uint8Array
+  readonly lease?: bigint
+}
+
+export interface LockResponse {
+  readonly header: ResponseHeader
+  /** The key that exists while the caller holds the lock; Unlock takes it. */
+  readonly key: Uint8Array
+}
+
+export interface UnlockRequest {
+  readonly key: Uint8Array
+}
+
+export interface UnlockResponse {
+  readonly header: ResponseHeader
+}
+
+/** A leadership (etcd's v3election LeaderKey): what Campaign returns and Proclaim and Resign take. */
+export interface LeaderKey {
+  /** The election name. */
+  readonly name: Uint8Array
+  /** The candidate key: `name + "/" + lease ID in hex`. */
+  readonly key: Uint8Array
+  /** The candidate key's create revision; Proclaim and Resign act only while the key still has it. */
+  readonly rev: number
+  readonly lease: bigint
+}
+
+/** Campaign in election `name` with `value`. `lease` 0n (or absent): a 60 s server-granted lease, as in etcd. */
+export interface CampaignRequest {
+  readonly name: Uint8Array
+  readonly lease?: bigint
+  readonly value?: Uint8Array
+}
+
+export interface CampaignResponse {
+  readonly header: ResponseHeader
+  readonly leader: LeaderKey
+}
+
+/** Set the leader's value; `leader` absent fails with etcd's `"leader" field must be provided`. */
+export interface ProclaimRequest {
+  readonly leader?: LeaderKey
+  readonly value?: Uint8Array
+}
+
+export interface ProclaimResponse {
+  readonly header: ResponseHeader
+}
+
+/** Leader and Observe: the election `name`. */
+export interface LeaderRequest {
+  readonly name: Uint8Array
+}
+
+/** The leader: the candidate key with the lowest create revision under `name + "/"`. */
+export interface LeaderResponse {
+  readonly header: ResponseHeader
+  readonly kv: KeyValue
+}
+
+export interface ResignRequest {
+  readonly leader?: LeaderKey
+}
+
+export interface ResignResponse {
+  readonly header: ResponseHeader
+}
 // ---- end Lock and Election ----

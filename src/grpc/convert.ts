@@ -200,7 +200,147 @@ export const toPbLeaseLeasesResponse = (r: LeaseLeasesResponse): pb_LeaseLeasesR
 // ---- end Lease ----
 
 // ---- Maintenance and Cluster ----
+import type { HashKVRequest__Output as pb_HashKVRequest__Output } from './generated/etcdserverpb/HashKVRequest.js'
+import type { AlarmRequest__Output as pb_AlarmRequest__Output } from './generated/etcdserverpb/AlarmRequest.js'
+import type { MoveLeaderRequest__Output as pb_MoveLeaderRequest__Output } from './generated/etcdserverpb/MoveLeaderRequest.js'
+import type { MemberAddRequest__Output as pb_MemberAddRequest__Output } from './generated/etcdserverpb/MemberAddRequest.js'
+import type { MemberRemoveRequest__Output as pb_MemberRemoveRequest__Output } from './generated/etcdserverpb/MemberRemoveRequest.js'
+import type { MemberUpdateRequest__Output as pb_MemberUpdateRequest__Output } from './generated/etcdserverpb/MemberUpdateRequest.js'
+import type { MemberPromoteRequest__Output as pb_MemberPromoteRequest__Output } from './generated/etcdserverpb/MemberPromoteRequest.js'
+import type { StatusResponse as pb_StatusResponse } from './generated/etcdserverpb/StatusResponse.js'
+import type { HashResponse as pb_HashResponse } from './generated/etcdserverpb/HashResponse.js'
+import type { HashKVResponse as pb_HashKVResponse } from './generated/etcdserverpb/HashKVResponse.js'
+import type { SnapshotResponse as pb_SnapshotResponse } from './generated/etcdserverpb/SnapshotResponse.js'
+import type { AlarmMember as pb_AlarmMember } from './generated/etcdserverpb/AlarmMember.js'
+import type { AlarmResponse as pb_AlarmResponse } from './generated/etcdserverpb/AlarmResponse.js'
+import type { Member as pb_Member } from './generated/etcdserverpb/Member.js'
+import type { MemberListResponse as pb_MemberListResponse } from './generated/etcdserverpb/MemberListResponse.js'
+import type {
+  AlarmAction, AlarmMember, AlarmRequest, AlarmResponse, AlarmType, HashKVRequest, HashKVResponse, HashResponse, Member,
+  MemberAddRequest, MemberListResponse, MemberPromoteRequest, MemberRemoveRequest, MemberUpdateRequest, MoveLeaderRequest,
+  SnapshotChunk, StatusResponse,
+} from '../etcdserver/types.js'
+
+const ALARM_ACTIONS: readonly AlarmAction[] = ['GET', 'ACTIVATE', 'DEACTIVATE']
+const ALARM_TYPES: readonly AlarmType[] = ['NONE', 'NOSPACE', 'CORRUPT']
+/** uint64 IDs: protobufjs hands them over as unsigned decimal strings. */
+const u64 = (s: string | undefined): bigint => BigInt.asUintN(64, big(s))
+
+export function toDomainHashKV(r: pb_HashKVRequest__Output): HashKVRequest {
+  return { revision: num(r.revision) }
+}
+
+export function toDomainAlarm(r: pb_AlarmRequest__Output): AlarmRequest {
+  // An action etcd does not know changes nothing there; GET (also read-only) stands in for it.
+  return { action: enumOf(ALARM_ACTIONS, r.action, 'GET'), memberId: u64(r.memberID), alarm: enumOf(ALARM_TYPES, r.alarm, 'NONE') }
+}
+
+export function toDomainMoveLeader(r: pb_MoveLeaderRequest__Output): MoveLeaderRequest {
+  return { targetId: u64(r.targetID) }
+}
+
+export function toDomainMemberAdd(r: pb_MemberAddRequest__Output): MemberAddRequest {
+  return { peerUrls: r.peerURLs, isLearner: r.isLearner }
+}
+
+export function toDomainMemberRemove(r: pb_MemberRemoveRequest__Output): MemberRemoveRequest {
+  return { id: u64(r.ID) }
+}
+
+export function toDomainMemberUpdate(r: pb_MemberUpdateRequest__Output): MemberUpdateRequest {
+  return { id: u64(r.ID), peerUrls: r.peerURLs }
+}
+
+export function toDomainMemberPromote(r: pb_MemberPromoteRequest__Output): MemberPromoteRequest {
+  return { id: u64(r.ID) }
+}
+
+export function toPbStatusResponse(r: StatusResponse): pb_StatusResponse {
+  return {
+    header: toPbHeader(r.header),
+    version: r.version,
+    dbSize: r.dbSize,
+    leader: r.leader.toString(),
+    raftIndex: r.raftIndex,
+    raftTerm: r.raftTerm,
+    raftAppliedIndex: r.raftAppliedIndex,
+    errors: r.errors,
+    dbSizeInUse: r.dbSizeInUse,
+    isLearner: r.isLearner,
+  }
+}
+
+export function toPbHashResponse(r: HashResponse): pb_HashResponse {
+  return { header: toPbHeader(r.header), hash: r.hash }
+}
+
+export function toPbHashKVResponse(r: HashKVResponse): pb_HashKVResponse {
+  return { header: toPbHeader(r.header), hash: r.hash, compact_revision: r.compactRevision }
+}
+
+export function toPbSnapshotResponse(r: SnapshotChunk): pb_SnapshotResponse {
+  const out: pb_SnapshotResponse = { remaining_bytes: r.remainingBytes, blob: r.blob }
+  if (r.header !== undefined) out.header = toPbHeader(r.header)
+  return out
+}
+
+const toPbAlarmMember = (m: AlarmMember): pb_AlarmMember => ({ memberID: m.memberId.toString(), alarm: m.alarm })
+
+/** No header, as etcd sends none on Alarm responses. */
+export function toPbAlarmResponse(r: AlarmResponse): pb_AlarmResponse {
+  return { alarms: r.alarms.map(toPbAlarmMember) }
+}
+
+const toPbMember = (m: Member): pb_Member => ({
+  ID: m.id.toString(), name: m.name, peerURLs: [...m.peerUrls], clientURLs: [...m.clientUrls], isLearner: m.isLearner,
+})
+
+export function toPbMemberListResponse(r: MemberListResponse): pb_MemberListResponse {
+  return { header: toPbHeader(r.header), members: r.members.map(toPbMember) }
+}
 // ---- end Maintenance and Cluster ----
 
 // ---- Lock and Election ----
+import type { LockRequest__Output as pb_LockRequest__Output } from './generated/v3lockpb/LockRequest.js'
+import type { LockResponse as pb_LockResponse } from './generated/v3lockpb/LockResponse.js'
+import type { UnlockRequest__Output as pb_UnlockRequest__Output } from './generated/v3lockpb/UnlockRequest.js'
+import type { UnlockResponse as pb_UnlockResponse } from './generated/v3lockpb/UnlockResponse.js'
+import type { LeaderKey as pb_LeaderKey, LeaderKey__Output as pb_LeaderKey__Output } from './generated/v3electionpb/LeaderKey.js'
+import type { CampaignRequest__Output as pb_CampaignRequest__Output } from './generated/v3electionpb/CampaignRequest.js'
+import type { CampaignResponse as pb_CampaignResponse } from './generated/v3electionpb/CampaignResponse.js'
+import type { ProclaimRequest__Output as pb_ProclaimRequest__Output } from './generated/v3electionpb/ProclaimRequest.js'
+import type { ProclaimResponse as pb_ProclaimResponse } from './generated/v3electionpb/ProclaimResponse.js'
+import type { LeaderRequest__Output as pb_LeaderRequest__Output } from './generated/v3electionpb/LeaderRequest.js'
+import type { LeaderResponse as pb_LeaderResponse } from './generated/v3electionpb/LeaderResponse.js'
+import type { ResignRequest__Output as pb_ResignRequest__Output } from './generated/v3electionpb/ResignRequest.js'
+import type { ResignResponse as pb_ResignResponse } from './generated/v3electionpb/ResignResponse.js'
+import type {
+  CampaignRequest, CampaignResponse, LeaderKey, LeaderRequest, LeaderResponse, LockRequest, LockResponse, ProclaimRequest,
+  ProclaimResponse, ResignRequest, ResignResponse, UnlockRequest, UnlockResponse,
+} from '../etcdserver/types.js'
+
+export const toDomainLock = (r: pb_LockRequest__Output): LockRequest => ({ name: r.name, lease: big(r.lease) })
+export const toPbLockResponse = (r: LockResponse): pb_LockResponse => ({ header: toPbHeader(r.header), key: r.key })
+export const toDomainUnlock = (r: pb_UnlockRequest__Output): UnlockRequest => ({ key: r.key })
+export const toPbUnlockResponse = (r: UnlockResponse): pb_UnlockResponse => ({ header: toPbHeader(r.header) })
+
+/** An absent leader stays absent: Proclaim and Resign then fail with etcd's `"leader" field must be provided`. */
+const toDomainLeaderKey = (l: pb_LeaderKey__Output | null): LeaderKey | undefined =>
+  l === null ? undefined : { name: l.name, key: l.key, rev: num(l.rev), lease: big(l.lease) }
+const toPbLeaderKey = (l: LeaderKey): pb_LeaderKey => ({ name: l.name, key: l.key, rev: l.rev, lease: l.lease.toString() })
+
+export const toDomainCampaign = (r: pb_CampaignRequest__Output): CampaignRequest => ({ name: r.name, lease: big(r.lease), value: r.value })
+export const toPbCampaignResponse = (r: CampaignResponse): pb_CampaignResponse => ({ header: toPbHeader(r.header), leader: toPbLeaderKey(r.leader) })
+export function toDomainProclaim(r: pb_ProclaimRequest__Output): ProclaimRequest {
+  const leader = toDomainLeaderKey(r.leader)
+  return leader === undefined ? { value: r.value } : { leader, value: r.value }
+}
+export const toPbProclaimResponse = (r: ProclaimResponse): pb_ProclaimResponse => ({ header: toPbHeader(r.header) })
+export const toDomainLeader = (r: pb_LeaderRequest__Output): LeaderRequest => ({ name: r.name })
+export const toPbLeaderResponse = (r: LeaderResponse): pb_LeaderResponse => ({ header: toPbHeader(r.header), kv: toPbKeyValue(r.kv) })
+export function toDomainResign(r: pb_ResignRequest__Output): ResignRequest {
+  const leader = toDomainLeaderKey(r.leader)
+  return leader === undefined ? {} : { leader }
+}
+export const toPbResignResponse = (r: ResignResponse): pb_ResignResponse => ({ header: toPbHeader(r.header) })
 // ---- end Lock and Election ----

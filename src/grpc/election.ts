@@ -1,11 +1,55 @@
-// The Election service. (Skeleton: every method answers UNIMPLEMENTED until it is written.)
+// The Election service (etcd's v3election): Campaign waits for leadership and Observe streams leaders;
+// both end on the client's cancel (or deadline) and on server shutdown. Observe writes with backpressure.
+import { once } from 'node:events'
 import type { ServiceDefinition, UntypedServiceImplementation } from '@grpc/grpc-js'
 import type { EtcdServer } from '../etcdserver/etcd-server.js'
+import { ElectionServer } from '../etcdserver/v3election.js'
+import type { ElectionHandlers } from './generated/v3electionpb/Election.js'
+import {
+  toDomainCampaign, toDomainLeader, toDomainProclaim, toDomainResign, toPbCampaignResponse, toPbLeaderResponse,
+  toPbProclaimResponse, toPbResignResponse,
+} from './convert.js'
+import { reply, replyLong, toConcurrencyServiceError, withCallSignal } from './concurrency-call.js'
 import type { ErrorReporter } from './status.js'
-import { unimplementedHandlers } from './unimplemented.js'
+import type { WatchCalls } from './watch.js'
 
-export function electionHandlers(def: ServiceDefinition, server: EtcdServer, report: ErrorReporter): UntypedServiceImplementation {
-  void server
-  void report
-  return unimplementedHandlers(def)
+/** `calls`: the server's long-lived calls, so shutdown ends waiting Campaigns and open Observes. */
+export function electionHandlers(def: ServiceDefinition, server: EtcdServer, report: ErrorReporter, calls?: WatchCalls): UntypedServiceImplementation {
+  void def
+  const elections = new ElectionServer(server)
+  const handlers: ElectionHandlers = {
+    Campaign(call, cb) {
+      replyLong(call, cb, calls, report, (signal) => elections.campaign(toDomainCampaign(call.request), { signal }).then(toPbCampaignResponse))
+    },
+    Proclaim(call, cb) {
+      reply(cb, report, () => elections.proclaim(toDomainProclaim(call.request)).then(toPbProclaimResponse))
+    },
+    Leader(call, cb) {
+      reply(cb, report, () => toPbLeaderResponse(elections.leader(toDomainLeader(call.request))))
+    },
+    Resign(call, cb) {
+      reply(cb, report, () => elections.resign(toDomainResign(call.request)).then(toPbResignResponse))
+    },
+    Observe(call) {
+      withCallSignal(call, calls, (signal, done) => {
+        const run = async (): Promise<void> => {
+          for await (const resp of elections.observe(toDomainLeader(call.request), { signal })) {
+            if (!call.write(toPbLeaderResponse(resp))) await once(call, 'drain', { signal })
+          }
+        }
+        run().then(
+          () => {
+            done()
+            call.end()
+          },
+          (err: unknown) => {
+            done()
+            // A client that canceled reads nothing more.
+            if (!call.cancelled) call.emit('error', toConcurrencyServiceError(signal.aborted ? signal.reason : err, report))
+          },
+        )
+      })
+    },
+  }
+  return handlers
 }

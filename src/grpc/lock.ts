@@ -1,11 +1,25 @@
-// The Lock service. (Skeleton: every method answers UNIMPLEMENTED until it is written.)
+// The Lock service (etcd's v3lock): Lock waits for the lock and is ended by the client's cancel (or
+// deadline) and by server shutdown; Unlock deletes the lock key.
 import type { ServiceDefinition, UntypedServiceImplementation } from '@grpc/grpc-js'
 import type { EtcdServer } from '../etcdserver/etcd-server.js'
+import { LockServer } from '../etcdserver/v3lock.js'
+import type { LockHandlers } from './generated/v3lockpb/Lock.js'
+import { toDomainLock, toDomainUnlock, toPbLockResponse, toPbUnlockResponse } from './convert.js'
+import { reply, replyLong } from './concurrency-call.js'
 import type { ErrorReporter } from './status.js'
-import { unimplementedHandlers } from './unimplemented.js'
+import type { WatchCalls } from './watch.js'
 
-export function lockHandlers(def: ServiceDefinition, server: EtcdServer, report: ErrorReporter): UntypedServiceImplementation {
-  void server
-  void report
-  return unimplementedHandlers(def)
+/** `calls`: the server's long-lived calls, so shutdown ends a waiting Lock instead of waiting for it. */
+export function lockHandlers(def: ServiceDefinition, server: EtcdServer, report: ErrorReporter, calls?: WatchCalls): UntypedServiceImplementation {
+  void def
+  const locks = new LockServer(server)
+  const handlers: LockHandlers = {
+    Lock(call, cb) {
+      replyLong(call, cb, calls, report, (signal) => locks.lock(toDomainLock(call.request), { signal }).then(toPbLockResponse))
+    },
+    Unlock(call, cb) {
+      reply(cb, report, () => locks.unlock(toDomainUnlock(call.request)).then(toPbUnlockResponse))
+    },
+  }
+  return handlers
 }

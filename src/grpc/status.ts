@@ -27,6 +27,13 @@ export const TO_GRPC: Readonly<Record<ErrorCode, status>> = {
   MEMBER_NOT_FOUND: status.NOT_FOUND,
   SINGLE_MEMBER: status.FAILED_PRECONDITION,
   BAD_LEADER_TRANSFEREE: status.FAILED_PRECONDITION,
+  MEMBER_BAD_URLS: status.INVALID_ARGUMENT,
+  MEMBER_NOT_LEARNER: status.FAILED_PRECONDITION,
+  // Lock and Election: plain Go errors in etcd, so gRPC UNKNOWN on the wire.
+  ELECTION_NOT_LEADER: status.UNKNOWN,
+  ELECTION_NO_LEADER: status.UNKNOWN,
+  ELECTION_MISSING_LEADER_KEY: status.UNKNOWN,
+  MUTEX_SESSION_EXPIRED: status.UNKNOWN,
 }
 
 export type ErrorReporter = (err: unknown) => void

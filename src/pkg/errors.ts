@@ -26,6 +26,13 @@ export type ErrorCode =
   | 'MEMBER_NOT_FOUND'
   | 'SINGLE_MEMBER'
   | 'BAD_LEADER_TRANSFEREE'
+  | 'MEMBER_BAD_URLS'
+  | 'MEMBER_NOT_LEARNER'
+  // Lock and Election (etcd's v3lock/v3election return these as plain errors: gRPC UNKNOWN)
+  | 'ELECTION_NOT_LEADER'
+  | 'ELECTION_NO_LEADER'
+  | 'ELECTION_MISSING_LEADER_KEY'
+  | 'MUTEX_SESSION_EXPIRED'
 
 /** etcd's exact message for each code (etcd's rpctypes); clients match on this text. */
 export const ERROR_MESSAGES: Readonly<Record<ErrorCode, string>> = {
@@ -51,6 +58,13 @@ export const ERROR_MESSAGES: Readonly<Record<ErrorCode, string>> = {
   // etcdlite's own: membership of a one-member server cannot change.
   SINGLE_MEMBER: 'etcdserver: etcdlite is a single-member server; cluster membership cannot change',
   BAD_LEADER_TRANSFEREE: 'etcdserver: bad leader transferee',
+  MEMBER_BAD_URLS: 'etcdserver: given member URLs are invalid',
+  MEMBER_NOT_LEARNER: 'etcdserver: can only promote a learner member',
+  // Lock and Election: clientv3/concurrency's and v3election's texts.
+  ELECTION_NOT_LEADER: 'election: not leader',
+  ELECTION_NO_LEADER: 'election: no leader',
+  ELECTION_MISSING_LEADER_KEY: '"leader" field must be provided',
+  MUTEX_SESSION_EXPIRED: 'mutex: session is expired',
 }
 
 /** Base of every domain error. `code` is stable; `message` is etcd's text for that code. */
