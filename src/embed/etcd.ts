@@ -4,11 +4,14 @@ import { MemoryLevel } from 'memory-level'
 import { LevelBackend } from '../backend/level-backend.js'
 import { EtcdServer } from '../etcdserver/etcd-server.js'
 import { parseRetention } from '../etcdserver/auto-compactor.js'
+import { LockServer } from '../etcdserver/v3lock.js'
+import { ElectionServer } from '../etcdserver/v3election.js'
 import type {
   CompactionRequest, CompactionResponse, DeleteRangeRequest, DeleteRangeResponse, LeaseGrantRequest,
   LeaseGrantResponse, LeaseKeepAliveRequest, LeaseKeepAliveResponse, LeaseLeasesResponse, LeaseRevokeRequest,
   LeaseRevokeResponse, LeaseTimeToLiveRequest, LeaseTimeToLiveResponse, PutRequest, PutResponse, RangeRequest,
-  RangeResponse, TxnRequest, TxnResponse,
+  RangeResponse, TxnRequest, TxnResponse, LockRequest, LockResponse, UnlockRequest, UnlockResponse, CampaignRequest,
+  CampaignResponse, ProclaimRequest, ProclaimResponse, LeaderRequest, LeaderResponse, ResignRequest, ResignResponse,
 } from '../etcdserver/types.js'
 import { GrpcServer } from '../grpc/server.js'
 import { silentLogger, type Logger } from '../pkg/logger.js'
@@ -37,6 +40,8 @@ export class Etcd implements AsyncDisposable {
   private readonly grpcServers: GrpcServer[] = []
   private closing: Promise<void> | undefined
 
+  private readonly lockServer: LockServer
+  private readonly electionServer: ElectionServer
   /** Client URLs were given (advertiseClientUrls): listen() does not add its own to MemberList. */
   private readonly advertised: boolean
 
@@ -44,6 +49,8 @@ export class Etcd implements AsyncDisposable {
   constructor(server: EtcdServer, logger: Logger, maxRequestBytes: number, advertised = false) {
     this.server = server
     this.advertised = advertised
+    this.lockServer = new LockServer(server)
+    this.electionServer = new ElectionServer(server)
     this.logger = logger
     this.maxRequestBytes = maxRequestBytes
   }
@@ -134,6 +141,45 @@ export class Etcd implements AsyncDisposable {
   }
 
   // ---- end Lease ----
+
+  /**
+   * Acquire the lock `name` (etcd's v3lock Lock): waits until every earlier holder's key is gone. The key is
+   * attached to `lease` (0n or absent: a fresh 60 s lease, as etcd). Resolves with the key to unlock with;
+   * `signal` withdraws a waiter. Rejects with MUTEX_SESSION_EXPIRED if the lease goes away while waiting.
+   */
+  lock(req: LockRequest, opts: { signal?: AbortSignal } = {}): Promise<LockResponse> {
+    return this.lockServer.lock(req, opts)
+  }
+
+  /** Release a lock by its key (deletes the key). */
+  unlock(req: UnlockRequest): Promise<UnlockResponse> {
+    return this.lockServer.unlock(req)
+  }
+
+  /** Campaign for leadership of election `name` (etcd's v3election): resolves once this candidate leads. */
+  campaign(req: CampaignRequest, opts: { signal?: AbortSignal } = {}): Promise<CampaignResponse> {
+    return this.electionServer.campaign(req, opts)
+  }
+
+  /** Update the leader's value; rejects with ELECTION_NOT_LEADER if `leader` no longer leads. */
+  proclaim(req: ProclaimRequest): Promise<ProclaimResponse> {
+    return this.electionServer.proclaim(req)
+  }
+
+  /** The current leader of election `name`; rejects with ELECTION_NO_LEADER when there is none. */
+  leader(req: LeaderRequest): Promise<LeaderResponse> {
+    return this.sync(() => this.electionServer.leader(req))
+  }
+
+  /** Every change of leader of election `name`, starting with the current one, until `signal` aborts. */
+  observe(req: LeaderRequest, opts: { signal?: AbortSignal } = {}): AsyncGenerator<LeaderResponse, void, undefined> {
+    return this.electionServer.observe(req, opts)
+  }
+
+  /** Give up leadership (deletes the leader key). */
+  resign(req: ResignRequest): Promise<ResignResponse> {
+    return this.electionServer.resign(req)
+  }
 
   // ---- Maintenance and Cluster (embedded) ----
 
