@@ -11,7 +11,12 @@ export type {
   SortTarget, TxnRequest, TxnResponse, WatchCreateRequest, WatchEvent, WatchFilter, WatchRequest, WatchResponse, EventType,
   LeaseGrantRequest, LeaseGrantResponse, LeaseRevokeRequest, LeaseRevokeResponse, LeaseKeepAliveRequest,
   LeaseKeepAliveResponse, LeaseTimeToLiveRequest, LeaseTimeToLiveResponse, LeaseLeasesResponse, LeaseStatus,
+  StatusResponse, HashResponse, HashKVRequest, HashKVResponse, SnapshotChunk, AlarmType, AlarmAction, AlarmMember,
+  AlarmRequest, AlarmResponse, MoveLeaderRequest, Member, MemberListResponse,
+  LockRequest, LockResponse, UnlockRequest, UnlockResponse, LeaderKey, CampaignRequest, CampaignResponse,
+  ProclaimRequest, ProclaimResponse, LeaderRequest, LeaderResponse, ResignRequest, ResignResponse,
 } from './etcdserver/types.js'
+export { SnapshotError } from './etcdserver/snapshot.js'
 export { LeaseKeepAlive } from './embed/lease.js'
 export type { LeaseKeepAliveOptions, LeaseKeepAliveEnd } from './embed/lease.js'
 export { ManualClock, realClock } from './pkg/clock.js'

@@ -31,4 +31,34 @@ export interface Backend {
   scan(bucket: Bucket, gte: Uint8Array, lt: Uint8Array, limit: number): Promise<Entry[]>
   /** Commit what is buffered, then close the database. Idempotent. */
   close(): Promise<void>
+
+  // ---- Maintenance: size, snapshot, defragment ----
+
+  /**
+   * Bytes the database occupies, as last measured plus an estimate of what was written since (etcd's
+   * backend Size()). Synchronous and cheap: the quota check calls it before every write. How each kind of
+   * database is measured is said by the implementation (LevelBackend: files on disk, or entry bytes).
+   */
+  size(): number
+  /** Measure the size again now (after committing what is buffered); size() then reflects it. */
+  refreshSize(): Promise<void>
+  /**
+   * A consistent read-only view of everything committed when it is called (buffered writes are not in it:
+   * commit first to include them). Reads from it never see later writes, deletes or compaction. Close it
+   * when done; closing the backend closes it too.
+   */
+  snapshot(): BackendSnapshot
+  /** Reclaim space (etcd's Defrag): rewrites the store compactly where the database can, then re-measures. */
+  defragment(): Promise<void>
+}
+
+/** A point-in-time view of a Backend (see {@link Backend.snapshot}). */
+export interface BackendSnapshot extends AsyncDisposable {
+  /**
+   * Entries of `bucket` in key order, in chunks, as they were when the snapshot was taken. `gte`/`lt`
+   * bound the keys (absent: the whole bucket). Breaking out of the loop releases the underlying iterator.
+   */
+  entries(bucket: Bucket, gte?: Uint8Array, lt?: Uint8Array): AsyncIterable<readonly Entry[]>
+  /** Release the snapshot. Idempotent. */
+  close(): Promise<void>
 }

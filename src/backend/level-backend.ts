@@ -1,7 +1,9 @@
-import type { AbstractChainedBatch, AbstractChainedBatchWriteOptions, AbstractLevel } from 'abstract-level'
+import { readdir, stat } from 'node:fs/promises'
+import { join } from 'node:path'
+import type { AbstractChainedBatch, AbstractChainedBatchWriteOptions, AbstractLevel, AbstractSnapshot } from 'abstract-level'
 import { EtcdError } from '../pkg/errors.js'
 import { deferred, type Deferred } from '../pkg/deferred.js'
-import type { Backend, Entry } from './backend.js'
+import type { Backend, BackendSnapshot, Entry } from './backend.js'
 import { BUCKET_PREFIX, type Bucket } from './schema.js'
 
 type Db = AbstractLevel<Uint8Array | string, Uint8Array, Uint8Array>
@@ -35,6 +37,37 @@ function prefixed(bucket: Bucket, key: Uint8Array): Buffer {
   return out
 }
 
+/** A database with a directory of LevelDB files (classic-level): its size is measured on disk. */
+interface OnDisk {
+  readonly location: string
+  compactRange(start: Uint8Array, end: Uint8Array): Promise<void>
+}
+
+function onDisk(db: Db): (Db & OnDisk) | undefined {
+  const d = db as Db & Partial<OnDisk>
+  return typeof d.location === 'string' && typeof d.compactRange === 'function' ? (d as Db & OnDisk) : undefined
+}
+
+/**
+ * LevelDB's own files (tables, write-ahead logs, manifest, CURRENT), the ones its data lives in; not LOCK
+ * and not the LOG/LOG.old text logs.
+ */
+const LEVELDB_DATA_FILE = /^(\d+\.(log|ldb|sst)|MANIFEST-\d+|CURRENT)$/
+
+/**
+ * What one buffered op adds to the size estimate beyond its key and value: LevelDB writes an op type and
+ * two length varints to its write-ahead log, plus batch and block headers (about 3 bytes, rounded up).
+ */
+const OP_OVERHEAD = 8
+/** Re-measure in the background once this many bytes were written since the last measurement… */
+const REMEASURE_MIN_BYTES = 64 * 1024
+/** …or an eighth of the measured size, whichever is larger (so measuring stays a small share of the work). */
+const REMEASURE_FRACTION = 8
+
+/** Keys below and above every prefixed key, for a whole-keyspace compaction. */
+const KEYSPACE_LOW = new Uint8Array([0x00])
+const KEYSPACE_HIGH = new Uint8Array([0xff])
+
 export interface LevelBackendOptions {
   /** Sync each commit to disk (etcd's default; --unsafe-no-fsync turns it off). */
   readonly syncWrites: boolean
@@ -51,6 +84,11 @@ export class LevelBackend implements Backend {
   private inflight: Batch | undefined
   private failed: Error | undefined
   private closed = false
+  /** Size found by the last measurement (see size()). */
+  private measured = 0
+  /** Estimated bytes written since the last measurement started. */
+  private written = 0
+  private measuring: Promise<void> | undefined
 
   private constructor(db: Db, opts: LevelBackendOptions) {
     this.db = db
@@ -60,7 +98,9 @@ export class LevelBackend implements Backend {
   /** Open (or create) the database and wrap it. The caller hands over ownership: close() closes it. */
   static async open(db: Db, opts: LevelBackendOptions): Promise<LevelBackend> {
     if (db.status !== 'open') await db.open()
-    return new LevelBackend(db, opts)
+    const b = new LevelBackend(db, opts)
+    await b.refreshSize()
+    return b
   }
 
   get(bucket: Bucket, key: Uint8Array): Uint8Array | undefined {
@@ -79,6 +119,7 @@ export class LevelBackend implements Backend {
     const k = prefixed(bucket, key)
     this.chain().put(k, value)
     this.cur.buf.set(k.toString('latin1'), value)
+    this.written += k.length + value.length + OP_OVERHEAD
   }
 
   del(bucket: Bucket, key: Uint8Array): void {
@@ -86,6 +127,9 @@ export class LevelBackend implements Backend {
     const k = prefixed(bucket, key)
     this.chain().del(k)
     this.cur.buf.set(k.toString('latin1'), null)
+    // On disk a delete appends a tombstone to the write-ahead log; in memory it frees space (seen at the
+    // next measurement).
+    if (this.disk !== undefined) this.written += k.length + OP_OVERHEAD
   }
 
   commit(): Promise<void> {
@@ -126,7 +170,99 @@ export class LevelBackend implements Backend {
         // the failure is reported to every committer; closing still releases the database
       }
     }
+    await this.measuring?.catch(() => undefined)
+    // Closing the database closes its snapshots and their iterators.
     await this.db.close()
+  }
+
+  // ---- Maintenance: size, snapshot, defragment ----
+
+  /**
+   * Bytes the database occupies: the last measurement plus what was written since (keys, values and
+   * {@link OP_OVERHEAD} per op). Measured as:
+   * - classic-level (a directory): the total size of LevelDB's data files — tables, write-ahead logs,
+   *   manifest — the counterpart of etcd's bbolt file size. It shrinks when LevelDB compacts.
+   * - any other database (memory-level): the bytes of every stored key and value.
+   * The estimate is re-measured in the background after each commit once the bytes written since the last
+   * measurement pass max(64 KiB, size/8), and at once by refreshSize() and defragment().
+   */
+  size(): number {
+    return this.measured + this.written
+  }
+
+  refreshSize(): Promise<void> {
+    this.measuring ??= (async () => {
+      try {
+        const before = this.written
+        // What was buffered before is on disk (or in the memory tree) once this resolves.
+        await this.commit()
+        this.measured = await this.measure()
+        this.written = Math.max(0, this.written - before)
+      } finally {
+        this.measuring = undefined
+      }
+    })()
+    return this.measuring
+  }
+
+  snapshot(): BackendSnapshot {
+    if (this.closed) throw new EtcdError('STOPPED')
+    return new LevelSnapshot(this.db, this.db.snapshot())
+  }
+
+  /**
+   * classic-level: compact the whole keyspace (LevelDB's CompactRange: the memtable is flushed, deleted and
+   * overwritten entries are dropped, old write-ahead logs and tables are removed). memory-level keeps no
+   * garbage, so only the size is measured again.
+   */
+  async defragment(): Promise<void> {
+    if (this.closed) throw new EtcdError('STOPPED')
+    await this.commit()
+    if (this.disk !== undefined) await this.disk.compactRange(KEYSPACE_LOW, KEYSPACE_HIGH)
+    // A measurement already in flight may predate the compaction: wait for it, then measure afresh.
+    await this.measuring?.catch(() => undefined)
+    await this.refreshSize()
+  }
+
+  private get disk(): (Db & OnDisk) | undefined {
+    return onDisk(this.db)
+  }
+
+  private async measure(): Promise<number> {
+    const disk = this.disk
+    if (disk !== undefined) {
+      let total = 0
+      for (const name of await readdir(disk.location)) {
+        if (!LEVELDB_DATA_FILE.test(name)) continue
+        try {
+          total += (await stat(join(disk.location, name))).size
+        } catch (err) {
+          // LevelDB deletes obsolete files while we look.
+          if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err
+        }
+      }
+      return total
+    }
+    let total = 0
+    const it = this.db.iterator()
+    try {
+      for (;;) {
+        const chunk = await it.nextv(1000)
+        if (chunk.length === 0) break
+        for (const [k, v] of chunk) total += k.length + v.length
+      }
+    } finally {
+      await it.close()
+    }
+    return total
+  }
+
+  /** After a commit: measure again in the background when enough was written since the last time. */
+  private maybeRemeasure(): void {
+    if (this.measuring !== undefined || this.closed) return
+    if (this.written < Math.max(REMEASURE_MIN_BYTES, this.measured / REMEASURE_FRACTION)) return
+    // Failures leave the estimate as it is; the next commit tries again. close() awaits it.
+    void this.refreshSize().catch(() => undefined)
   }
 
   private chain(): Chain {
@@ -153,6 +289,7 @@ export class LevelBackend implements Backend {
         this.inflight = undefined
         b.done.resolve()
         if (this.cur.chain !== undefined) this.flush()
+        this.maybeRemeasure()
       },
       (err: unknown) => {
         // A failed write leaves memory ahead of disk: refuse every later write, as etcd panics.
@@ -162,5 +299,45 @@ export class LevelBackend implements Backend {
         this.cur.done.reject(this.failed)
       },
     )
+  }
+}
+
+/** A LevelBackend snapshot: an explicit abstract-level snapshot that every iterator reads from. */
+class LevelSnapshot implements BackendSnapshot {
+  private readonly db: Db
+  private readonly snap: AbstractSnapshot
+  private closing: Promise<void> | undefined
+
+  constructor(db: Db, snap: AbstractSnapshot) {
+    this.db = db
+    this.snap = snap
+  }
+
+  async *entries(bucket: Bucket, gte?: Uint8Array, lt?: Uint8Array): AsyncGenerator<readonly Entry[]> {
+    if (this.closing !== undefined) throw new EtcdError('STOPPED')
+    const p = BUCKET_PREFIX[bucket]
+    const it = this.db.iterator({
+      gte: gte === undefined ? new Uint8Array([p]) : prefixed(bucket, gte),
+      lt: lt === undefined ? new Uint8Array([p + 1]) : prefixed(bucket, lt),
+      snapshot: this.snap,
+    })
+    try {
+      for (;;) {
+        const chunk = await it.nextv(1000)
+        if (chunk.length === 0) return
+        yield chunk.map(([key, value]) => ({ key: key.subarray(1), value }))
+      }
+    } finally {
+      await it.close()
+    }
+  }
+
+  close(): Promise<void> {
+    this.closing ??= this.snap.close()
+    return this.closing
+  }
+
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close()
   }
 }

@@ -34,4 +34,9 @@ export const META = {
   clusterId: ascii('clusterID'),
   /** 8-byte big-endian raft term of the last start; each start campaigns once more, as a one-member etcd does. */
   term: ascii('term'),
+  /**
+   * 8-byte big-endian count of applied requests that take no revision (lease grants and revokes, alarm
+   * changes, compactions): Status reports raftIndex = current revision + this count.
+   */
+  extraIndex: ascii('etcdliteExtraIndex'),
 } as const

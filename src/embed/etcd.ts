@@ -5,6 +5,7 @@ import { LevelBackend } from '../backend/level-backend.js'
 import { EtcdServer } from '../etcdserver/etcd-server.js'
 import { parseRetention } from '../etcdserver/auto-compactor.js'
 import { LockServer } from '../etcdserver/v3lock.js'
+import { restoreSnapshot, restoreSnapshotToDir } from '../etcdserver/snapshot.js'
 import { ElectionServer } from '../etcdserver/v3election.js'
 import type {
   CompactionRequest, CompactionResponse, DeleteRangeRequest, DeleteRangeResponse, LeaseGrantRequest,
@@ -12,6 +13,8 @@ import type {
   LeaseRevokeResponse, LeaseTimeToLiveRequest, LeaseTimeToLiveResponse, PutRequest, PutResponse, RangeRequest,
   RangeResponse, TxnRequest, TxnResponse, LockRequest, LockResponse, UnlockRequest, UnlockResponse, CampaignRequest,
   CampaignResponse, ProclaimRequest, ProclaimResponse, LeaderRequest, LeaderResponse, ResignRequest, ResignResponse,
+  StatusResponse, HashResponse, HashKVRequest, HashKVResponse, AlarmRequest, AlarmResponse, AlarmMember,
+  MoveLeaderRequest, MemberListResponse,
 } from '../etcdserver/types.js'
 import { GrpcServer } from '../grpc/server.js'
 import { silentLogger, type Logger } from '../pkg/logger.js'
@@ -184,12 +187,12 @@ export class Etcd implements AsyncDisposable {
   // ---- Maintenance and Cluster (embedded) ----
 
   /** etcd's Status: version, db size, leader (this member), raft index and term, raised alarms. */
-  status(): ReturnType<EtcdServer['maintenance']['status']> {
+  status(): Promise<StatusResponse> {
     return this.server.maintenance.status()
   }
 
   /** CRC-32C over the whole backend (etcd's Hash). */
-  hash(): ReturnType<EtcdServer['maintenance']['hash']> {
+  hash(): Promise<HashResponse> {
     return this.server.maintenance.hash()
   }
 
@@ -197,7 +200,7 @@ export class Etcd implements AsyncDisposable {
    * etcd's HashKV: CRC-32C over the revision log up to `revision` (0 or absent: the current one), equal to
    * real etcd's for the same history and stable across restarts. Rejects with COMPACTED or FUTURE_REV.
    */
-  hashKV(req: Parameters<EtcdServer['maintenance']['hashKV']>[0] = {}): ReturnType<EtcdServer['maintenance']['hashKV']> {
+  hashKV(req: HashKVRequest = {}): Promise<HashKVResponse> {
     return this.server.maintenance.hashKV(req)
   }
 
@@ -216,12 +219,12 @@ export class Etcd implements AsyncDisposable {
   }
 
   /** etcd's Alarm RPC: GET, ACTIVATE or DEACTIVATE an alarm (see AlarmRequest). */
-  alarm(req: Parameters<EtcdServer['maintenance']['alarm']>[0]): ReturnType<EtcdServer['maintenance']['alarm']> {
+  alarm(req: AlarmRequest): Promise<AlarmResponse> {
     return this.server.maintenance.alarm(req)
   }
 
   /** Every raised alarm (`etcdctl alarm list`). */
-  async alarmList(): Promise<Awaited<ReturnType<EtcdServer['maintenance']['alarm']>>['alarms']> {
+  async alarmList(): Promise<AlarmMember[]> {
     return (await this.server.maintenance.alarm({ action: 'GET' })).alarms
   }
 
@@ -229,9 +232,9 @@ export class Etcd implements AsyncDisposable {
    * Clear every raised alarm, as `etcdctl alarm disarm` does (a NOSPACE alarm comes back at the next write
    * if the backend is still over its quota). Resolves with the alarms cleared.
    */
-  async alarmDisarm(): Promise<Awaited<ReturnType<EtcdServer['maintenance']['alarm']>>['alarms']> {
+  async alarmDisarm(): Promise<AlarmMember[]> {
     const m = this.server.maintenance
-    const cleared = []
+    const cleared: AlarmMember[] = []
     for (const a of (await m.alarm({ action: 'GET' })).alarms) {
       cleared.push(...(await m.alarm({ action: 'DEACTIVATE', memberId: a.memberId, alarm: a.alarm })).alarms)
     }
@@ -239,7 +242,7 @@ export class Etcd implements AsyncDisposable {
   }
 
   /** This member, as `etcdctl member list` shows it. */
-  memberList(): Promise<ReturnType<EtcdServer['maintenance']['cluster']['memberList']>> {
+  memberList(): Promise<MemberListResponse> {
     return this.sync(() => this.server.maintenance.cluster.memberList())
   }
 
@@ -253,7 +256,6 @@ export class Etcd implements AsyncDisposable {
    * options carry. Rejects (changing nothing) if the file is damaged or not an etcdlite snapshot.
    */
   static async restoreSnapshot(file: string, opts: EtcdOptions = {}): Promise<EtcdOptions> {
-    const { restoreSnapshot, restoreSnapshotToDir } = await import('../etcdserver/snapshot.js')
     const o = { ...ETCD_DEFAULTS, ...opts }
     const encodings = { keyEncoding: 'view', valueEncoding: 'view' } as const
     if (opts.db === undefined && !o.memory) {
@@ -273,7 +275,7 @@ export class Etcd implements AsyncDisposable {
   }
 
   /** Move leadership: succeeds for this member's ID, fails with BAD_LEADER_TRANSFEREE for any other. */
-  moveLeader(req: Parameters<EtcdServer['maintenance']['moveLeader']>[0]): Promise<void> {
+  moveLeader(req: MoveLeaderRequest): Promise<void> {
     return this.server.maintenance.moveLeader(req)
   }
 

@@ -1,6 +1,6 @@
 // The etcdlite command: parse flags, open the store, serve, stop cleanly on SIGINT/SIGTERM.
 import { readFileSync } from 'node:fs'
-import { openEtcd } from '../embed/etcd.js'
+import { Etcd, openEtcd } from '../embed/etcd.js'
 import { createLogger } from '../pkg/logger.js'
 import { parseArgs, usage, UsageError, type Config } from './config.js'
 
@@ -45,7 +45,7 @@ async function serve(cfg: Config): Promise<number> {
   const logger = createLogger(cfg.logLevel)
   let etcd
   try {
-    etcd = await openEtcd({
+    const options = {
       ...(cfg.memory ? { memory: true } : { dataDir: cfg.dataDir }),
       unsafeNoFsync: cfg.unsafeNoFsync,
       maxRequestBytes: cfg.maxRequestBytes,
@@ -61,7 +61,9 @@ async function serve(cfg: Config): Promise<number> {
       name: cfg.name,
       peerUrls: cfg.initialAdvertisePeerUrls,
       ...(cfg.advertiseClientUrls === undefined ? {} : { advertiseClientUrls: cfg.advertiseClientUrls }),
-    })
+    }
+    // --restore-snapshot: load the snapshot into the new data dir (or memory) first.
+    etcd = await openEtcd(cfg.restoreSnapshot === undefined ? options : await Etcd.restoreSnapshot(cfg.restoreSnapshot, options))
   } catch (err) {
     process.stderr.write(`etcdlite: cannot open data dir ${cfg.dataDir}: ${err instanceof Error ? err.message : String(err)}\n`)
     return 1
@@ -72,6 +74,12 @@ async function serve(cfg: Config): Promise<number> {
   })
   const bound: string[] = []
   try {
+    // --listen-metrics-urls first, so they serve by the time the client ready line appears.
+    for (const u of cfg.listenMetricsUrls) {
+      const l = await etcd.listenMetrics({ host: u.host, port: u.port })
+      logger.info('serving metrics', { address: `http://${l.endpoint}/metrics` })
+      process.stdout.write(`etcdlite: serving metrics on http://${l.endpoint}/metrics\n`)
+    }
     for (const u of cfg.listenClientUrls) {
       const l = await etcd.listen({ host: u.host, port: u.port })
       bound.push(`http://${l.endpoint}`)

@@ -198,7 +198,10 @@ export class EtcdServer implements WatchServerContext {
     const raftTerm = lastTerm === undefined ? 2 : Number(lastTerm) + 1
     backend.put('meta', META.term, u64(BigInt(raftTerm)))
     await backend.commit()
-    return new EtcdServer(kv, backend, lessor, { memberId, clusterId, raftTerm }, opts)
+    const server = new EtcdServer(kv, backend, lessor, { memberId, clusterId, raftTerm }, opts)
+    // Raised alarms (NOSPACE) are in force before the first request.
+    await server.maintenance.restore()
+    return server
   }
 
   /** The header etcd puts on every response. */
@@ -277,6 +280,7 @@ export class EtcdServer implements WatchServerContext {
   compact(r: CompactionRequest): Promise<CompactionResponse> {
     return this.track(async () => {
       const { done } = await this.kv.compact(r.revision)
+      this.maintenance.noteApplied()
       if (r.physical === true) await done
       else done.catch(() => undefined)
       return { header: this.header(this.kv.durableRev()) }
@@ -296,6 +300,7 @@ export class EtcdServer implements WatchServerContext {
         if (this.lessor.exists(id)) id = 0n
       }
       const l = this.lessor.grant(id, r.ttl)
+      this.maintenance.noteApplied()
       await this.backend.commit()
       return { header: this.header(this.kv.durableRev()), id, ttl: l.ttl, error: '' }
     })
@@ -305,6 +310,7 @@ export class EtcdServer implements WatchServerContext {
   leaseRevoke(r: LeaseRevokeRequest): Promise<LeaseRevokeResponse> {
     return this.track(async () => {
       const rev = this.lessor.revoke(r.id)
+      this.maintenance.noteApplied()
       await this.kv.sync(rev)
       await this.backend.commit()
       return { header: this.header(this.kv.durableRev()) }

@@ -1,9 +1,25 @@
-// Maintenance: status, hash/hashKV, defragment, snapshot, alarms and the backend quota.
-// (Skeleton: the quota admits everything until the Maintenance service is written.)
+// Mirrors etcd etcdserver/api/v3rpc/maintenance.go with the parts of etcdserver it calls (quota.go, the
+// alarm applier in apply.go, server.go MoveLeader): status, hash/hashKV, defragment, snapshot, alarms and
+// the backend quota, for a one-member server.
+import { META } from '../backend/schema.js'
+import { EtcdError } from '../pkg/errors.js'
+import { KvStore } from '../mvcc/kvstore.js'
 import type { EtcdServer } from './etcd-server.js'
+import { AlarmStore, alarmText } from './alarm-store.js'
+import { Cluster } from './cluster.js'
+import { hashBackend, hashByRev, type HashSource } from './hash.js'
+import { snapshotStream } from './snapshot.js'
+import type {
+  AlarmMember, AlarmRequest, AlarmResponse, HashKVRequest, HashKVResponse, HashResponse, MoveLeaderRequest,
+  SnapshotChunk, StatusResponse,
+} from './types.js'
 
 export interface MaintenanceOptions {
-  /** etcd's --quota-backend-bytes; 0 means the default (2 GiB). */
+  /**
+   * etcd's --quota-backend-bytes: writes that would take the backend to this size or past it fail with
+   * NO_SPACE and raise the NOSPACE alarm. 0 means the default (2 GiB); a negative value disables the quota
+   * (a raised NOSPACE alarm still refuses writes).
+   */
   readonly quotaBackendBytes: number
   /** The etcd version Status reports (clients gate features on it). */
   readonly etcdVersion: string
@@ -11,21 +27,247 @@ export interface MaintenanceOptions {
 
 export const MAINTENANCE_DEFAULTS: MaintenanceOptions = { quotaBackendBytes: 0, etcdVersion: '3.5.17' }
 
+/** etcd's DefaultQuotaBytes: the quota when --quota-backend-bytes is 0. */
+export const DEFAULT_QUOTA_BYTES = 2 * 1024 * 1024 * 1024
+
+
+const readU64 = (b: Uint8Array | undefined): number =>
+  b === undefined || b.length !== 8 ? 0 : Number(Buffer.from(b).readBigUInt64BE(0))
+const u64 = (n: number): Uint8Array => {
+  const b = Buffer.alloc(8)
+  b.writeBigUInt64BE(BigInt(n))
+  return b
+}
+
+/**
+ * Status, hashes, defragment, snapshot, alarms and the quota over one EtcdServer. Alarms are loaded from
+ * the backend by {@link Maintenance.restore}, which the server awaits before serving.
+ */
 export class Maintenance {
+  /** The Cluster service's core (member list; membership cannot change). */
+  readonly cluster: Cluster
   private readonly server: EtcdServer
   private readonly opts: MaintenanceOptions
+  private alarms: AlarmStore | undefined
+  private readonly restored: Promise<void>
+  private readonly running = new Set<Promise<unknown>>()
+  private readonly streams = new Set<AbortController>()
+  private extraIndex: number
 
   constructor(server: EtcdServer, opts: MaintenanceOptions) {
     this.server = server
     this.opts = opts
+    this.cluster = new Cluster(server)
+    this.extraIndex = readU64(server.backend.get('meta', META.extraIndex))
+    this.restored = AlarmStore.open(server.backend).then((a) => {
+      this.alarms = a
+    })
+    // Surfaced by restore() and by every call that needs the alarms.
+    this.restored.catch(() => undefined)
   }
 
-  /** Throws NO_SPACE when a write costing `cost` bytes may not proceed (quota passed or NOSPACE raised). */
+  /**
+   * Resolves once the persisted alarms are loaded (etcd's restoreAlarms). Until then the quota check
+   * cannot see a NOSPACE alarm raised before a restart, so the server awaits this before it serves.
+   */
+  restore(): Promise<void> {
+    return this.restored
+  }
+
+  /** The quota in bytes (Infinity when disabled). */
+  get quotaBytes(): number {
+    const q = this.opts.quotaBackendBytes
+    return q < 0 ? Infinity : q === 0 ? DEFAULT_QUOTA_BYTES : q
+  }
+
+  /**
+   * etcd's quotaKVServer/quotaLeaseServer check plus its capped applier. Throws NO_SPACE when a write that
+   * adds `cost` bytes may not proceed: the NOSPACE alarm is raised, or the backend size plus `cost` reaches
+   * the quota, which raises the alarm for this member. A cost of 0 (no puts) always passes. Costs (etcd's
+   * quota.go): Put 256 + key + value bytes; Txn the larger of its success and failure branches' puts;
+   * LeaseGrant 64. Synchronous: call it before the write begins.
+   */
   checkQuota(cost: number): void {
-    void cost
-    void this.server
-    void this.opts
+    if (cost <= 0) return
+    if (this.alarms?.has('NOSPACE') === true) throw new EtcdError('NO_SPACE')
+    if (this.server.backend.size() + cost < this.quotaBytes) return
+    this.raise({ memberId: this.server.memberId, alarm: 'NOSPACE' })
+    throw new EtcdError('NO_SPACE')
   }
 
-  async close(): Promise<void> {}
+  /**
+   * Count one applied request that takes no revision (a lease grant or revoke, a compaction), so
+   * Status's raftIndex grows with it as etcd's does. The count is buffered into the backend and becomes
+   * durable with the caller's commit.
+   */
+  noteApplied(n = 1): void {
+    this.extraIndex += n
+    this.server.backend.put('meta', META.extraIndex, u64(this.extraIndex))
+  }
+
+  /** etcd's Status for this member (header at the newest durable revision). */
+  status(): Promise<StatusResponse> {
+    return this.track(async () => {
+      await this.restored
+      const kv = this.server.kv
+      const dbSize = this.server.backend.size()
+      const raftIndex = kv.rev() + this.extraIndex
+      return {
+        header: this.server.header(kv.durableRev()),
+        version: this.opts.etcdVersion,
+        dbSize,
+        dbSizeInUse: dbSize,
+        leader: this.server.memberId,
+        raftIndex,
+        raftTerm: this.server.raftTerm,
+        raftAppliedIndex: raftIndex,
+        errors: this.alarmList().map(alarmText),
+        isLearner: false,
+      }
+    })
+  }
+
+  /** CRC-32C over the whole backend (see hashBackend); header.revision is the current revision. */
+  hash(): Promise<HashResponse> {
+    return this.track(async () => {
+      const rev = this.server.kv.rev()
+      await this.server.kv.sync(rev)
+      const hash = await hashBackend(this.server.backend)
+      return { header: this.server.header(rev), hash }
+    })
+  }
+
+  /**
+   * etcd's HashKV (HashByRev, see hash.ts): revision 0 or absent hashes up to the current revision; a
+   * compacted revision fails with COMPACTED, a future one with FUTURE_REV.
+   */
+  hashKV(r: HashKVRequest = {}): Promise<HashKVResponse> {
+    return this.track(async () => {
+      const res = await hashByRev(this.hashSource(), this.server.backend, r.revision ?? 0)
+      return { header: this.server.header(res.revision), hash: res.hash, compactRevision: res.compactRevision }
+    })
+  }
+
+  /** Reclaim backend space (see Backend.defragment); allowed while NOSPACE is raised, as in etcd. */
+  defragment(): Promise<void> {
+    return this.track(() => this.server.backend.defragment())
+  }
+
+  /**
+   * Stream a consistent snapshot of the backend (see snapshot.ts for the format): what `etcdctl snapshot
+   * save` stores. The first chunk's header names the newest revision in it. The stream ends with STOPPED
+   * when the server closes, and with the signal's reason when it aborts; breaking out releases it.
+   */
+  async *snapshot(signal?: AbortSignal): AsyncGenerator<SnapshotChunk> {
+    this.checkOpen()
+    const ac = new AbortController()
+    const onAbort = (): void => ac.abort(signal?.reason)
+    signal?.addEventListener('abort', onAbort, { once: true })
+    if (signal?.aborted === true) onAbort()
+    this.streams.add(ac)
+    try {
+      const kv = this.server.kv
+      const rev = kv.rev()
+      await kv.sync(rev)
+      yield* snapshotStream(this.server.backend, this.server.header(rev), ac.signal)
+    } finally {
+      this.streams.delete(ac)
+      signal?.removeEventListener('abort', onAbort)
+    }
+  }
+
+  /**
+   * etcd's Alarm. GET lists raised alarms of a type (NONE: all). ACTIVATE raises an alarm for a member and
+   * answers with it (nothing for type NONE, following etcd-io/etcd#13084); DEACTIVATE clears it and answers
+   * with it (nothing if it was not raised). Raising NOSPACE refuses writes until it is cleared.
+   */
+  alarm(r: AlarmRequest): Promise<AlarmResponse> {
+    return this.track(async () => {
+      await this.restored
+      const alarms = this.loadedAlarms()
+      const memberId = r.memberId ?? 0n
+      const type = r.alarm ?? 'NONE'
+      let changed: AlarmMember | undefined
+      switch (r.action) {
+        case 'GET':
+          return { alarms: alarms.get(type) }
+        case 'ACTIVATE':
+          changed = alarms.activate(memberId, type)
+          break
+        case 'DEACTIVATE':
+          changed = alarms.deactivate(memberId, type)
+          break
+      }
+      this.noteApplied()
+      await this.server.backend.commit()
+      return { alarms: changed === undefined ? [] : [changed] }
+    })
+  }
+
+  /** Every raised alarm (what Status lists), ordered by type, then member. Empty until restored. */
+  alarmList(): AlarmMember[] {
+    return this.alarms?.get('NONE') ?? []
+  }
+
+  /**
+   * etcd's MoveLeader on a one-member cluster: moving to this member succeeds at once (it leads already);
+   * any other ID is not a member and fails with BAD_LEADER_TRANSFEREE.
+   */
+  moveLeader(r: MoveLeaderRequest): Promise<void> {
+    return this.track(() => {
+      if (r.targetId !== this.server.memberId) throw new EtcdError('BAD_LEADER_TRANSFEREE')
+      return Promise.resolve()
+    })
+  }
+
+  /**
+   * End snapshot streams (they fail with STOPPED) and wait for the other calls in flight, which finish on
+   * their own. The server calls this before it closes the backend.
+   */
+  async close(): Promise<void> {
+    for (const ac of this.streams) ac.abort(new EtcdError('STOPPED'))
+    await Promise.allSettled([...this.running])
+    await this.restored.catch(() => undefined)
+  }
+
+  private raise(m: AlarmMember): void {
+    const alarms = this.alarms
+    if (alarms === undefined || alarms.has(m.alarm)) return
+    alarms.activate(m.memberId, m.alarm)
+    this.noteApplied()
+    // Durable with the next commit; nobody waits for it (the write that raised it is refused).
+    void this.server.backend.commit().catch(() => undefined)
+  }
+
+  private loadedAlarms(): AlarmStore {
+    if (this.alarms === undefined) throw new Error('maintenance: alarms are not loaded')
+    return this.alarms
+  }
+
+  private hashSource(): HashSource {
+    const kv = this.server.kv
+    if (!(kv instanceof KvStore)) throw new Error('maintenance: HashKV needs the server to run on a KvStore')
+    return { rev: () => kv.rev(), compactRev: () => kv.compactRev(), sync: (r) => kv.sync(r), keep: (r) => kv.index.keep(r) }
+  }
+
+  private checkOpen(): void {
+    if (this.server.closed) throw new EtcdError('STOPPED')
+  }
+
+  /** Run a call, refusing it once the server is closing; close() waits for it. */
+  private track<T>(fn: () => Promise<T>): Promise<T> {
+    let p: Promise<T>
+    try {
+      this.checkOpen()
+      p = fn()
+    } catch (err) {
+      return Promise.reject(err instanceof Error ? err : new Error(String(err)))
+    }
+    this.running.add(p)
+    const done = (): void => {
+      this.running.delete(p)
+    }
+    void p.then(done, done)
+    return p
+  }
 }

@@ -1,11 +1,44 @@
-// The Cluster service. (Skeleton: every method answers UNIMPLEMENTED until it is written.)
-import type { ServiceDefinition, UntypedServiceImplementation } from '@grpc/grpc-js'
+// The Cluster service (etcd v3rpc/member.go) of a one-member server: MemberList shows this member;
+// MemberAdd/Remove/Update/Promote fail as etcdserver/cluster.ts explains.
+import type { sendUnaryData, ServiceDefinition, UntypedServiceImplementation } from '@grpc/grpc-js'
 import type { EtcdServer } from '../etcdserver/etcd-server.js'
-import type { ErrorReporter } from './status.js'
-import { unimplementedHandlers } from './unimplemented.js'
+import type { ClusterHandlers } from './generated/etcdserverpb/Cluster.js'
+import {
+  toDomainMemberAdd, toDomainMemberPromote, toDomainMemberRemove, toDomainMemberUpdate, toPbMemberListResponse,
+} from './convert.js'
+import { toServiceError, type ErrorReporter } from './status.js'
+
+/** Answer a unary call from a synchronous function, mapping what it throws through the status table. */
+function reply<Res>(cb: sendUnaryData<Res>, run: () => Res, report: ErrorReporter): void {
+  let res: Res
+  try {
+    res = run()
+  } catch (err) {
+    cb(toServiceError(err, report))
+    return
+  }
+  cb(null, res)
+}
 
 export function clusterHandlers(def: ServiceDefinition, server: EtcdServer, report: ErrorReporter): UntypedServiceImplementation {
-  void server
-  void report
-  return unimplementedHandlers(def)
+  void def
+  const cluster = server.maintenance.cluster
+  const handlers: ClusterHandlers = {
+    MemberList(_call, cb) {
+      reply(cb, () => toPbMemberListResponse(cluster.memberList()), report)
+    },
+    MemberAdd(call, cb) {
+      reply(cb, () => cluster.memberAdd(toDomainMemberAdd(call.request)), report)
+    },
+    MemberRemove(call, cb) {
+      reply(cb, () => cluster.memberRemove(toDomainMemberRemove(call.request)), report)
+    },
+    MemberUpdate(call, cb) {
+      reply(cb, () => cluster.memberUpdate(toDomainMemberUpdate(call.request)), report)
+    },
+    MemberPromote(call, cb) {
+      reply(cb, () => cluster.memberPromote(toDomainMemberPromote(call.request)), report)
+    },
+  }
+  return handlers
 }

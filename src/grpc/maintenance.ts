@@ -1,11 +1,83 @@
-// The Maintenance service. (Skeleton: every method answers UNIMPLEMENTED until it is written.)
-import type { ServiceDefinition, UntypedServiceImplementation } from '@grpc/grpc-js'
+// The Maintenance service (etcd v3rpc/maintenance.go): Status, Hash, HashKV, Defragment, Snapshot (a server
+// stream with backpressure), Alarm and MoveLeader, over EtcdServer.maintenance.
+import { once } from 'node:events'
+import type { sendUnaryData, ServerWritableStream, ServiceDefinition, UntypedServiceImplementation } from '@grpc/grpc-js'
 import type { EtcdServer } from '../etcdserver/etcd-server.js'
-import type { ErrorReporter } from './status.js'
-import { unimplementedHandlers } from './unimplemented.js'
+import type { MaintenanceHandlers } from './generated/etcdserverpb/Maintenance.js'
+import type { SnapshotRequest__Output } from './generated/etcdserverpb/SnapshotRequest.js'
+import type { SnapshotResponse } from './generated/etcdserverpb/SnapshotResponse.js'
+import {
+  toDomainAlarm, toDomainHashKV, toDomainMoveLeader, toPbAlarmResponse, toPbHashKVResponse, toPbHashResponse,
+  toPbSnapshotResponse, toPbStatusResponse,
+} from './convert.js'
+import { toServiceError, type ErrorReporter } from './status.js'
+
+/** Answer a unary call, mapping any failure (thrown or rejected) through the one status table. */
+function reply<Res>(cb: sendUnaryData<Res>, run: () => Promise<Res>, report: ErrorReporter): void {
+  let p: Promise<Res>
+  try {
+    p = run()
+  } catch (err) {
+    cb(toServiceError(err, report))
+    return
+  }
+  p.then(
+    (res) => cb(null, res),
+    (err: unknown) => cb(toServiceError(err, report)),
+  )
+}
+
+/**
+ * Send a snapshot: each chunk is written as the stream takes it (a full stream is waited on with 'drain');
+ * a cancelled call stops the snapshot and releases it. Failures end the call with the mapped status.
+ */
+async function sendSnapshot(
+  server: EtcdServer,
+  call: ServerWritableStream<SnapshotRequest__Output, SnapshotResponse>,
+  report: ErrorReporter,
+): Promise<void> {
+  const ac = new AbortController()
+  const cancel = (): void => ac.abort(new Error('snapshot: call cancelled'))
+  call.once('cancelled', cancel)
+  try {
+    for await (const chunk of server.maintenance.snapshot(ac.signal)) {
+      if (!call.write(toPbSnapshotResponse(chunk))) await once(call, 'drain', { signal: ac.signal })
+    }
+    call.end()
+  } catch (err) {
+    // A cancelled call has nobody to tell.
+    if (!call.cancelled) call.emit('error', toServiceError(err, report))
+  } finally {
+    call.off('cancelled', cancel)
+  }
+}
 
 export function maintenanceHandlers(def: ServiceDefinition, server: EtcdServer, report: ErrorReporter): UntypedServiceImplementation {
-  void server
-  void report
-  return unimplementedHandlers(def)
+  void def
+  const m = server.maintenance
+  const handlers: MaintenanceHandlers = {
+    Status(_call, cb) {
+      reply(cb, () => m.status().then(toPbStatusResponse), report)
+    },
+    Hash(_call, cb) {
+      reply(cb, () => m.hash().then(toPbHashResponse), report)
+    },
+    HashKV(call, cb) {
+      reply(cb, () => m.hashKV(toDomainHashKV(call.request)).then(toPbHashKVResponse), report)
+    },
+    // etcd answers Defragment and MoveLeader without a header.
+    Defragment(_call, cb) {
+      reply(cb, () => m.defragment().then(() => ({})), report)
+    },
+    MoveLeader(call, cb) {
+      reply(cb, () => m.moveLeader(toDomainMoveLeader(call.request)).then(() => ({})), report)
+    },
+    Alarm(call, cb) {
+      reply(cb, () => m.alarm(toDomainAlarm(call.request)).then(toPbAlarmResponse), report)
+    },
+    Snapshot(call) {
+      void sendSnapshot(server, call, report).catch(report)
+    },
+  }
+  return handlers
 }

@@ -1,0 +1,98 @@
+// The Cluster service's core for a one-member server (etcd's etcdserver/api/v3rpc/member.go over
+// membership.RaftCluster): the member list is this member; membership cannot change. Requests about an
+// unknown member ID fail as etcd fails them (member not found); changes that name this member, and any
+// MemberAdd, fail with SINGLE_MEMBER.
+import { EtcdError } from '../pkg/errors.js'
+import type {
+  Member, MemberAddRequest, MemberListResponse, MemberPromoteRequest, MemberRemoveRequest, MemberUpdateRequest,
+  ResponseHeader,
+} from './types.js'
+
+/** What the cluster core needs from the server. */
+export interface ClusterMember {
+  readonly memberId: bigint
+  readonly clusterId: bigint
+  readonly raftTerm: number
+  readonly member: { readonly name: string; readonly peerUrls: readonly string[]; readonly clientUrls: readonly string[] }
+}
+
+/**
+ * etcd's types.NewURLs check, which MemberAdd applies before anything else: at least one URL; each
+ * http(s) URL is host:port without a path; the scheme is http, https, unix or unixs.
+ */
+export function validPeerUrls(urls: readonly string[]): boolean {
+  if (urls.length === 0) return false
+  for (const raw of urls) {
+    let u: URL
+    try {
+      u = new URL(raw.trim())
+    } catch {
+      return false
+    }
+    switch (u.protocol) {
+      case 'http:':
+      case 'https:':
+        if (u.port === '' || u.hostname === '') return false
+        // Go's url.Path is empty for "http://h:1" but "/" for "http://h:1/": any path is refused.
+        if (raw.trim().replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, '').startsWith('/')) return false
+        break
+      case 'unix:':
+      case 'unixs:':
+        break
+      default:
+        return false
+    }
+  }
+  return true
+}
+
+export class Cluster {
+  private readonly s: ClusterMember
+
+  constructor(s: ClusterMember) {
+    this.s = s
+  }
+
+  /** This member, as MemberList shows it. */
+  self(): Member {
+    const m = this.s.member
+    return { id: this.s.memberId, name: m.name, peerUrls: [...m.peerUrls], clientUrls: [...m.clientUrls], isLearner: false }
+  }
+
+  /** etcd's cluster service header: cluster, member and term, no revision. */
+  header(): ResponseHeader {
+    return { clusterId: this.s.clusterId, memberId: this.s.memberId, revision: 0, raftTerm: this.s.raftTerm }
+  }
+
+  memberList(): MemberListResponse {
+    return { header: this.header(), members: [this.self()] }
+  }
+
+  /** Always fails: MEMBER_BAD_URLS for invalid peer URLs (etcd checks them first), else SINGLE_MEMBER. */
+  memberAdd(r: MemberAddRequest): never {
+    if (!validPeerUrls(r.peerUrls)) throw new EtcdError('MEMBER_BAD_URLS')
+    throw new EtcdError('SINGLE_MEMBER')
+  }
+
+  /** Always fails: MEMBER_NOT_FOUND for an unknown ID, SINGLE_MEMBER for this member. */
+  memberRemove(r: MemberRemoveRequest): never {
+    this.known(r.id)
+    throw new EtcdError('SINGLE_MEMBER')
+  }
+
+  /** Always fails: MEMBER_NOT_FOUND for an unknown ID, SINGLE_MEMBER for this member. */
+  memberUpdate(r: MemberUpdateRequest): never {
+    this.known(r.id)
+    throw new EtcdError('SINGLE_MEMBER')
+  }
+
+  /** Always fails: MEMBER_NOT_FOUND for an unknown ID; this member is no learner (etcd's answer). */
+  memberPromote(r: MemberPromoteRequest): never {
+    this.known(r.id)
+    throw new EtcdError('MEMBER_NOT_LEARNER')
+  }
+
+  private known(id: bigint): void {
+    if (id !== this.s.memberId) throw new EtcdError('MEMBER_NOT_FOUND')
+  }
+}
