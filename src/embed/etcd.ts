@@ -21,6 +21,7 @@ import { silentLogger, type Logger } from '../pkg/logger.js'
 import { ETCD_DEFAULTS, type EtcdOptions, type LevelDb, type ListenOptions } from './options.js'
 import { Watcher, WatchStream, type WatchOptions } from './watch.js'
 import { LeaseKeepAlive, type LeaseKeepAliveOptions } from './lease.js'
+import { HttpListener, httpHandler } from './http.js'
 
 /** A bound gRPC listener. */
 export interface Listener {
@@ -282,7 +283,7 @@ export class Etcd implements AsyncDisposable {
   // ---- end Maintenance and Cluster ----
 
   // ---- HTTP: metrics and health listeners ----
-  /** close() of every listenMetrics() listener (close() awaits them: see the HTTP line in close()). */
+  /** close() of every listenMetrics() listener; close() awaits them. */
   private readonly metricsClosers: (() => Promise<void>)[] = []
 
   /**
@@ -292,7 +293,6 @@ export class Etcd implements AsyncDisposable {
    */
   async listenMetrics(opts: ListenOptions = {}): Promise<Listener> {
     if (this.closing !== undefined) throw new Error('etcdlite: listenMetrics() after close()')
-    const { HttpListener, httpHandler } = await import('./http.js')
     const l = await HttpListener.listen(httpHandler(this.server, 'metrics'), opts.host ?? '127.0.0.1', opts.port ?? 2381)
     if (this.closing !== undefined) {
       await l.close()
@@ -309,6 +309,8 @@ export class Etcd implements AsyncDisposable {
     const grpc = new GrpcServer(this.server, {
       maxRequestBytes: this.maxRequestBytes,
       report: (err) => this.logger.error('unexpected error serving a request', { error: err }),
+      // The client port also answers /health, /metrics and /version over HTTP/1.1, as etcd's does.
+      http: httpHandler(this.server, 'client'),
     })
     this.grpcServers.push(grpc)
     const { host, port } = await grpc.bind(opts.host ?? '127.0.0.1', opts.port ?? 2379)
@@ -324,6 +326,7 @@ export class Etcd implements AsyncDisposable {
   close(): Promise<void> {
     this.closing ??= (async () => {
       await Promise.all(this.grpcServers.map((s) => s.shutdown()))
+      await Promise.all(this.metricsClosers.map((c) => c()))
       await this.server.close()
     })()
     return this.closing

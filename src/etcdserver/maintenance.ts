@@ -80,6 +80,11 @@ export class Maintenance {
     return q < 0 ? Infinity : q === 0 ? DEFAULT_QUOTA_BYTES : q
   }
 
+  /** The etcd version Status (and /version, and the etcd_server_version metric) reports. */
+  get etcdVersion(): string {
+    return this.opts.etcdVersion
+  }
+
   /**
    * etcd's quotaKVServer/quotaLeaseServer check plus its capped applier. Throws NO_SPACE when a write that
    * adds `cost` bytes may not proceed: the NOSPACE alarm is raised, or the backend size plus `cost` reaches

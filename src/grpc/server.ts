@@ -1,7 +1,15 @@
-// createGrpcServer(): registers every etcd v3 service in one place, binds, and shuts down gracefully.
+// GrpcServer: registers every etcd v3 service in one place (plus health and reflection), counts every call
+// (grpc/metrics.ts), serves gRPC and HTTP/1.1 on one port as etcd does (cmux), and shuts down gracefully.
+import { lookup } from 'node:dns/promises'
+import { createServer as createHttpServer, type RequestListener, type Server as HttpServer } from 'node:http'
+import { createServer as createNetServer, isIP, type AddressInfo, type Server as NetServer, type Socket } from 'node:net'
 import * as grpc from '@grpc/grpc-js'
+import { serverMetrics } from '../etcdserver/metrics.js'
 import { GRPC_OVERHEAD_BYTES, type EtcdServer } from '../etcdserver/etcd-server.js'
 import { loadEtcdProto } from './proto.js'
+import { reflectionService } from './reflection.js'
+import { HealthService } from './health.js'
+import { grpcMetricsFor, type GrpcMetrics } from './metrics.js'
 import { kvHandlers, kvServiceDefinition } from './kv.js'
 import { WatchCalls, watchHandlers, watchServiceDefinition } from './watch.js'
 import { unimplementedHandlers } from './unimplemented.js'
@@ -17,6 +25,34 @@ export { GRPC_OVERHEAD_BYTES }
 export interface GrpcServerOptions {
   readonly maxRequestBytes: number
   readonly report: ErrorReporter
+  /**
+   * Serves HTTP/1.x requests that arrive on the gRPC port (etcd serves /health, /metrics and /version there;
+   * embed/http.ts has the handler). Default: every path answers 404, as Go's mux does for unknown paths.
+   */
+  readonly http?: RequestListener
+}
+
+/** The start of the HTTP/2 client preface: a connection that starts with it is gRPC, anything else HTTP/1.x. */
+const H2_PREFACE = Buffer.from('PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n')
+
+const notFound: RequestListener = (_req, res) => {
+  res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' })
+  res.end('404 page not found\n')
+}
+
+/** A grpc.Server that instruments (grpc/metrics.ts) every service added to it. */
+class InstrumentedServer extends grpc.Server {
+  private readonly metrics: GrpcMetrics
+
+  constructor(metrics: GrpcMetrics, options: grpc.ServerOptions) {
+    super(options)
+    this.metrics = metrics
+  }
+
+  override addService(service: grpc.ServiceDefinition, implementation: grpc.UntypedServiceImplementation): void {
+    const { def, impl } = this.metrics.instrument(service, implementation)
+    super.addService(def, impl)
+  }
 }
 
 export interface GrpcEndpoint {
@@ -27,10 +63,21 @@ export interface GrpcEndpoint {
 export class GrpcServer {
   private readonly server: grpc.Server
   private readonly watchCalls = new WatchCalls()
+  private readonly health: HealthService
+  private readonly injector: grpc.ConnectionInjector
+  private readonly http: HttpServer
+  private readonly report: ErrorReporter
+  /** Bound listeners, every connection they accepted, and those not yet routed to gRPC or HTTP. */
+  private readonly nets: NetServer[] = []
+  private readonly sockets = new Set<Socket>()
+  private readonly unrouted = new Set<Socket>()
+  /** HTTP/1 connections and how many requests each has in flight (node:http tracks none: it never listens). */
+  private readonly httpConns = new Map<Socket, number>()
   private stopping: Promise<void> | undefined
 
   constructor(etcd: EtcdServer, opts: GrpcServerOptions) {
-    this.server = new grpc.Server({
+    this.report = opts.report
+    this.server = new InstrumentedServer(grpcMetricsFor(serverMetrics(etcd).registry), {
       'grpc.max_receive_message_length': opts.maxRequestBytes + GRPC_OVERHEAD_BYTES,
       'grpc.max_send_message_length': 2 ** 31 - 1,
       'grpc.max_concurrent_streams': 2 ** 31 - 1,
@@ -47,36 +94,139 @@ export class GrpcServer {
     const maintenance = proto.etcdserverpb.Maintenance.service
     this.server.addService(maintenance, maintenanceHandlers(maintenance, etcd, opts.report))
     const lock = proto.v3lockpb.Lock.service
-    this.server.addService(lock, lockHandlers(lock, etcd, opts.report))
+    this.server.addService(lock, lockHandlers(lock, etcd, opts.report, this.watchCalls))
     const election = proto.v3electionpb.Election.service
-    this.server.addService(election, electionHandlers(election, etcd, opts.report))
+    this.server.addService(election, electionHandlers(election, etcd, opts.report, this.watchCalls))
     // Auth lands with issue 5.
     const auth = proto.etcdserverpb.Auth.service
     this.server.addService(auth, unimplementedHandlers(auth))
+
+    // etcd registers the standard health service with "" SERVING (v3rpc/grpc.go); grpcurl needs reflection.
+    this.health = new HealthService(() => etcd.closed)
+    this.server.addService(proto.grpc.health.v1.Health.service, this.health.handlers())
+    reflectionService().addToServer(this.server)
+
+    this.injector = this.server.createConnectionInjector(grpc.ServerCredentials.createInsecure())
+    const handle = opts.http ?? notFound
+    this.http = createHttpServer((req, res) => {
+      const s = req.socket
+      this.httpConns.set(s, (this.httpConns.get(s) ?? 0) + 1)
+      if (this.stopping !== undefined) res.setHeader('Connection', 'close')
+      res.once('close', () => {
+        const n = (this.httpConns.get(s) ?? 1) - 1
+        this.httpConns.set(s, n)
+        if (n === 0 && this.stopping !== undefined) s.end()
+      })
+      handle(req, res)
+    })
   }
 
-  /** Bind host:port (port 0 picks a free port) and return the bound endpoint. */
-  bind(host: string, port: number): Promise<GrpcEndpoint> {
-    const target = host.includes(':') && !host.startsWith('[') ? `[${host}]:${port}` : `${host}:${port}`
+  /**
+   * Listen on host:port (port 0 picks a free port) and return the bound endpoint. A name is served on every
+   * address it resolves to (as grpc-js does), on the port the first one got. Each connection carries gRPC
+   * (HTTP/2 with prior knowledge) or HTTP/1.x, told apart by its first bytes, like etcd's cmux.
+   */
+  async bind(host: string, port: number): Promise<GrpcEndpoint> {
+    if (this.stopping !== undefined) throw new Error('etcdlite: bind() after shutdown()')
+    const bare = host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host
+    const addresses = isIP(bare) !== 0 ? [bare] : (await lookup(bare, { all: true })).map((a) => a.address)
+    let bound = port
+    for (const [i, address] of addresses.entries()) {
+      try {
+        bound = await this.listenOne(address, i === 0 ? port : bound)
+      } catch (err) {
+        if (i === 0) throw err
+        // Only the first address must bind (grpc-js: "bound to some of the resolved addresses").
+      }
+    }
+    return { host, port: bound }
+  }
+
+  private listenOne(address: string, port: number): Promise<number> {
+    // Half-open as node:http's own server: a client that half-closes after its request still gets the answer.
+    const net = createNetServer({ noDelay: true, allowHalfOpen: true }, (socket) => this.route(socket))
     return new Promise((resolve, reject) => {
-      this.server.bindAsync(target, grpc.ServerCredentials.createInsecure(), (err, bound) => {
-        if (err !== null) reject(err)
-        else resolve({ host, port: bound })
+      net.once('error', reject)
+      net.listen({ host: address, port }, () => {
+        net.off('error', reject)
+        net.on('error', this.report)
+        this.nets.push(net)
+        resolve((net.address() as AddressInfo).port)
       })
     })
   }
 
-  /** Stop accepting calls, let calls in flight finish (up to graceMs), then force the rest closed. */
+  /**
+   * Read the first bytes of a connection (one read, in practice) and hand the socket, with those bytes put
+   * back, to grpc-js (an HTTP/2 preface) or to the HTTP/1 server (anything else). Both then read the socket
+   * directly (http2 consumes its handle natively), so a routed connection costs nothing per frame.
+   */
+  private route(socket: Socket): void {
+    this.sockets.add(socket)
+    socket.once('close', () => {
+      this.sockets.delete(socket)
+      this.unrouted.delete(socket)
+      this.httpConns.delete(socket)
+    })
+    if (this.stopping !== undefined) {
+      socket.destroy()
+      return
+    }
+    this.unrouted.add(socket)
+    let head: Buffer | undefined
+    const drop = (): void => {
+      socket.destroy()
+    }
+    const onReadable = (): void => {
+      for (let c = socket.read() as Buffer | null; c !== null; c = socket.read() as Buffer | null) {
+        head = head === undefined ? c : Buffer.concat([head, c])
+      }
+      if (head === undefined) return
+      const n = Math.min(head.length, H2_PREFACE.length)
+      const h2 = head.compare(H2_PREFACE, 0, n, 0, n) === 0
+      if (h2 && head.length < H2_PREFACE.length) return
+      socket.off('readable', onReadable)
+      socket.off('error', drop)
+      socket.off('end', drop)
+      this.unrouted.delete(socket)
+      socket.unshift(head)
+      if (h2) {
+        this.injector.injectConnection(socket)
+      } else {
+        this.httpConns.set(socket, 0)
+        this.http.emit('connection', socket)
+      }
+    }
+    socket.on('readable', onReadable)
+    // Reset or closed before saying anything: nothing to serve.
+    socket.on('error', drop)
+    socket.on('end', drop)
+  }
+
+  /**
+   * Stop accepting connections and calls, let calls and HTTP requests in flight finish (up to graceMs), then
+   * force the rest closed. Resolves once every connection is closed. Watch and health Watch streams, which
+   * never end on their own, are ended at once.
+   */
   shutdown(graceMs = 5000): Promise<void> {
-    // Watch streams never end on their own: end them, so the grace period is for calls that do.
     this.watchCalls.endAll()
+    this.health.shutdown()
     this.stopping ??= new Promise<void>((resolve) => {
+      const closed = Promise.all([
+        new Promise<void>((r) => this.server.tryShutdown(() => r())),
+        ...this.nets.map((net) => new Promise<void>((r) => net.close(() => r()))),
+      ])
+      // Idle HTTP/1 keep-alive connections close now, busy ones after their response.
+      this.http.close()
+      for (const [s, inFlight] of this.httpConns) if (inFlight === 0) s.destroy()
+      for (const s of this.unrouted) s.destroy()
       const timer = setTimeout(() => {
         this.server.forceShutdown()
-        resolve()
+        this.http.closeAllConnections()
+        for (const s of this.sockets) s.destroy()
       }, graceMs)
       timer.unref()
-      this.server.tryShutdown(() => {
+      void closed.then(() => {
         clearTimeout(timer)
         resolve()
       })

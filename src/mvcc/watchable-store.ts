@@ -155,6 +155,11 @@ export class WatchableStore implements TxnObserver {
     return { synced: this.synced.size, unsynced: this.unsynced.size, victims: this.victims.size }
   }
 
+  /** How many watch streams are open (metrics: etcd_debugging_mvcc_watch_stream_total). */
+  streamCount(): number {
+    return this.streams.size
+  }
+
   /** A sink that was full can take more: retry victims now rather than at the next tick. */
   kickVictims(): void {
     if (this.victims.size !== 0) this.victimLoop.poke()

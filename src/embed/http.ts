@@ -1,0 +1,148 @@
+// The HTTP endpoints etcd serves beside gRPC (etcd 3.5 server/etcdserver/api/etcdhttp: metrics.go, version.go):
+// /health, /metrics and /version on the client URL (same port as gRPC, see grpc/server.ts), and /metrics and
+// /health alone on --listen-metrics-urls. /health follows 3.5 ({"health":"true","reason":""}, ?exclude=ALARM,
+// ?serializable=true), not 3.4 ({"health":"true"}), matching the 3.5 version etcdlite reports.
+import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import type { EtcdServer } from '../etcdserver/etcd-server.js'
+import { majorMinor, serverMetrics } from '../etcdserver/metrics.js'
+import type { AlarmType } from '../etcdserver/types.js'
+
+/** Which endpoints a listener serves: the client URL's, or a metrics URL's (no /version, as in etcd). */
+export type HttpEndpoints = 'client' | 'metrics'
+
+/** etcd's /health body (3.5): health "true"/"false", and why not. */
+export interface Health {
+  readonly health: 'true' | 'false'
+  readonly reason: string
+}
+
+const TEXT = 'text/plain; charset=utf-8'
+
+/** Go's http.Error: the message and a newline, as plain text that must not be sniffed. */
+function httpError(res: ServerResponse, code: number, msg: string, headers: Record<string, string> = {}): void {
+  res.writeHead(code, { ...headers, 'Content-Type': TEXT, 'X-Content-Type-Options': 'nosniff' })
+  res.end(`${msg}\n`)
+}
+
+/** The types of the alarms raised on the server, in Status order. */
+const raisedAlarms = (server: EtcdServer): readonly AlarmType[] => server.maintenance.alarmList().map((a) => a.alarm)
+
+/**
+ * etcd 3.5's checkV3Health for a single member: an alarm not excluded fails it ("ALARM NOSPACE"), there is
+ * always a leader, then a one-key keys-only Range must succeed ("RANGE ERROR:<message>" otherwise).
+ */
+export function checkHealth(server: EtcdServer, excluded: ReadonlySet<string>, serializable: boolean): Health {
+  for (const alarm of raisedAlarms(server)) {
+    if (alarm === 'NONE' || excluded.has(alarm)) continue
+    return { health: 'false', reason: alarm === 'NOSPACE' || alarm === 'CORRUPT' ? `ALARM ${alarm}` : 'ALARM UNKNOWN' }
+  }
+  try {
+    server.range({ key: new Uint8Array([0]), rangeEnd: new Uint8Array([0]), limit: 1, keysOnly: true, serializable })
+  } catch (err) {
+    return { health: 'false', reason: `RANGE ERROR:${err instanceof Error ? err.message : String(err)}` }
+  }
+  return { health: 'true', reason: '' }
+}
+
+/**
+ * The request handler for one kind of listener. GET /health answers 200 with the JSON body, or 503 with the
+ * body and a newline (Go's http.Error); other methods get 405. /metrics is the Prometheus text format for any
+ * method (promhttp). /version (client URL only, GET only) is {"etcdserver":"3.5.17","etcdcluster":"3.5.0"}.
+ * Anything else is Go's "404 page not found".
+ */
+export function httpHandler(server: EtcdServer, endpoints: HttpEndpoints): RequestListener {
+  const metrics = serverMetrics(server)
+  const health = (req: IncomingMessage, res: ServerResponse, url: URL): void => {
+    if (req.method !== 'GET') {
+      httpError(res, 405, 'Method Not Allowed', { Allow: 'GET' })
+      return
+    }
+    const h = checkHealth(server, new Set(url.searchParams.getAll('exclude').filter((a) => a !== '')), url.searchParams.get('serializable') === 'true')
+    metrics.healthChecked(h.health === 'true')
+    const body = JSON.stringify(h)
+    if (h.health !== 'true') {
+      httpError(res, 503, body)
+      return
+    }
+    res.writeHead(200, { 'Content-Type': TEXT })
+    res.end(body)
+  }
+  const version = (req: IncomingMessage, res: ServerResponse): void => {
+    if (req.method !== 'GET') {
+      httpError(res, 405, 'Method Not Allowed', { Allow: 'GET' })
+      return
+    }
+    const v = metrics.etcdVersion()
+    res.writeHead(200, { 'Content-Type': 'application/json' })
+    res.end(JSON.stringify({ etcdserver: v, etcdcluster: `${majorMinor(v)}.0` }))
+  }
+  const prometheus = (res: ServerResponse): void => {
+    metrics.metrics().then(
+      (text) => {
+        res.writeHead(200, { 'Content-Type': metrics.contentType })
+        res.end(text)
+      },
+      (err: unknown) => httpError(res, 500, `An error has occurred while serving metrics:\n\n${err instanceof Error ? err.message : String(err)}`),
+    )
+  }
+  return (req, res) => {
+    const url = new URL(req.url ?? '/', 'http://localhost')
+    switch (url.pathname) {
+      case '/health':
+        health(req, res, url)
+        return
+      case '/metrics':
+        prometheus(res)
+        return
+      case '/version':
+        if (endpoints === 'client') {
+          version(req, res)
+          return
+        }
+        break
+      default:
+        break
+    }
+    httpError(res, 404, '404 page not found')
+  }
+}
+
+/** A plain HTTP listener (etcd's --listen-metrics-urls). */
+export class HttpListener {
+  readonly host: string
+  readonly port: number
+  private readonly server: Server
+  private closing: Promise<void> | undefined
+
+  private constructor(server: Server, host: string, port: number) {
+    this.server = server
+    this.host = host
+    this.port = port
+  }
+
+  /** Listen on host:port (port 0 picks a free one) and serve `handler`. */
+  static listen(handler: RequestListener, host: string, port: number): Promise<HttpListener> {
+    const server = createServer(handler)
+    return new Promise((resolve, reject) => {
+      server.once('error', reject)
+      server.listen({ host, port }, () => {
+        server.off('error', reject)
+        resolve(new HttpListener(server, host, (server.address() as AddressInfo).port))
+      })
+    })
+  }
+
+  /** Stop listening; requests in flight finish (up to graceMs), idle connections close at once. Idempotent. */
+  close(graceMs = 5000): Promise<void> {
+    this.closing ??= new Promise<void>((resolve) => {
+      const timer = setTimeout(() => this.server.closeAllConnections(), graceMs)
+      timer.unref()
+      this.server.close(() => {
+        clearTimeout(timer)
+        resolve()
+      })
+    })
+    return this.closing
+  }
+}

@@ -1,0 +1,353 @@
+// HTTP beside gRPC, as etcd serves it: /health, /version and /metrics on the client port (the same port as
+// gRPC), against etcdlite and the real etcd (started with --metrics extensive, so it shows the handling-time
+// histogram etcdlite always shows): status codes, content types, bodies, and the metrics both expose after
+// the same calls. Then etcdlite alone: HTTP/1.1 and gRPC at once on one port, first bytes split across
+// reads, the --listen-metrics-urls listener (embedded and CLI), and a shutdown that leaves nothing open.
+//
+// The client port is served by GrpcServer with embed/http.ts's handler, which is what Etcd.listen() wires.
+// etcdlite answers /health as etcd 3.5 does ({"health":"true","reason":""}); etcd 3.4.23 leaves out "reason".
+import { after, before, describe, it } from 'node:test'
+import assert from 'node:assert/strict'
+import { spawn } from 'node:child_process'
+import { once } from 'node:events'
+import { request, Agent } from 'node:http'
+import { connect, type Socket } from 'node:net'
+import { createInterface } from 'node:readline'
+import * as grpc from '@grpc/grpc-js'
+import { openEtcd, type Etcd } from '../../src/embed/etcd.js'
+import { checkHealth, httpHandler } from '../../src/embed/http.js'
+import { GrpcServer } from '../../src/grpc/server.js'
+import { loadEtcdProto } from '../../src/grpc/proto.js'
+import { rawClient, unary } from '../helpers/grpc-client.js'
+import { ETCDLITE_BIN, haveEtcd, startReferenceEtcd, type ServerProcess } from '../helpers/processes.js'
+import { rawWatchStream } from '../helpers/watch-stream.js'
+import { until } from '../helpers/until.js'
+
+interface HttpResult {
+  readonly status: number
+  readonly headers: Readonly<Record<string, string | string[] | undefined>>
+  readonly body: string
+}
+
+/** One HTTP/1.1 request (a fresh connection unless an agent is given). */
+function http(endpoint: string, path: string, method = 'GET', agent?: Agent): Promise<HttpResult> {
+  const [host, port] = [endpoint.slice(0, endpoint.lastIndexOf(':')), Number(endpoint.slice(endpoint.lastIndexOf(':') + 1))]
+  return new Promise((resolve, reject) => {
+    const req = request({ host, port, path, method, agent: agent ?? false }, (res) => {
+      let body = ''
+      res.setEncoding('utf8')
+      res.on('data', (d: string) => (body += d))
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }))
+      res.on('error', reject)
+    })
+    req.on('error', reject)
+    req.end()
+  })
+}
+
+/** Prometheus text → value by series (`name{labels}` exactly as printed; Go and etcdlite both sort labels). */
+function parseMetrics(text: string): Map<string, number> {
+  const out = new Map<string, number>()
+  for (const line of text.split('\n')) {
+    if (line === '' || line.startsWith('#')) continue
+    const i = line.lastIndexOf(' ')
+    out.set(line.slice(0, i), Number(line.slice(i + 1)))
+  }
+  return out
+}
+
+interface Target {
+  readonly name: string
+  readonly endpoint: string
+  close(): Promise<void>
+}
+
+async function etcdliteTarget(): Promise<Target & { readonly etcd: Etcd; readonly grpc: GrpcServer }> {
+  const etcd = await openEtcd({ memory: true })
+  const g = new GrpcServer(etcd.server, { maxRequestBytes: 1 << 20, report: (err) => assert.fail(String(err)), http: httpHandler(etcd.server, 'client') })
+  const { port } = await g.bind('127.0.0.1', 0)
+  return {
+    name: 'etcdlite', etcd, grpc: g, endpoint: `127.0.0.1:${port}`,
+    close: async () => {
+      await g.shutdown()
+      await etcd.close()
+    },
+  }
+}
+
+async function referenceTarget(): Promise<Target> {
+  const p: ServerProcess = await startReferenceEtcd(['--metrics', 'extensive'])
+  return { name: 'etcd', endpoint: p.endpoint, close: () => p.dispose() }
+}
+
+const TEXT = 'text/plain; charset=utf-8'
+
+/** Requests answered alike by both servers (the /health body is compared on its "health" field). */
+const requestCases = [
+  { name: 'GET /health is healthy', method: 'GET', path: '/health', status: 200, type: TEXT, health: 'true' },
+  { name: 'GET /health?serializable=true is healthy', method: 'GET', path: '/health?serializable=true', status: 200, type: TEXT, health: 'true' },
+  { name: 'POST /health is not allowed', method: 'POST', path: '/health', status: 405, type: TEXT, body: 'Method Not Allowed\n', allow: 'GET' },
+  { name: 'PUT /version is not allowed', method: 'PUT', path: '/version', status: 405, type: TEXT, body: 'Method Not Allowed\n', allow: 'GET' },
+  { name: 'GET /metrics is Prometheus text', method: 'GET', path: '/metrics', status: 200, type: 'text/plain; version=0.0.4; charset=utf-8' },
+  { name: 'an unknown path is 404', method: 'GET', path: '/nope', status: 404, type: TEXT, body: '404 page not found\n' },
+] as const
+
+/** Series both servers must show after: Put k, Range k, one Watch stream with one watcher. */
+const PUT = 'grpc_method="Put",grpc_service="etcdserverpb.KV",grpc_type="unary"'
+const WATCH = 'grpc_method="Watch",grpc_service="etcdserverpb.Watch",grpc_type="bidi_stream"'
+const metricCases = [
+  ['etcd_server_has_leader', 1],
+  ['etcd_server_is_leader', 1],
+  ['etcd_debugging_mvcc_current_revision', 2],
+  ['etcd_debugging_mvcc_compact_revision', -1],
+  ['etcd_debugging_mvcc_keys_total', 1],
+  ['etcd_debugging_mvcc_watcher_total', 1],
+  ['etcd_debugging_mvcc_watch_stream_total', 1],
+  [`grpc_server_started_total{${PUT}}`, 1],
+  [`grpc_server_handled_total{grpc_code="OK",${PUT}}`, 1],
+  [`grpc_server_handled_total{grpc_code="InvalidArgument",${PUT}}`, 0],
+  [`grpc_server_msg_received_total{${PUT}}`, 1],
+  [`grpc_server_msg_sent_total{${PUT}}`, 1],
+  [`grpc_server_handling_seconds_count{${PUT}}`, 1],
+  [`grpc_server_handling_seconds_bucket{${PUT},le="+Inf"}`, 1],
+  [`grpc_server_started_total{${WATCH}}`, 1],
+  [`grpc_server_msg_received_total{${WATCH}}`, 1],
+  ['grpc_server_handled_total{grpc_code="NotFound",grpc_method="Check",grpc_service="grpc.health.v1.Health",grpc_type="unary"}', 0],
+] as const
+/** Series both must show with some positive value. */
+const positiveCases = ['etcd_mvcc_db_total_size_in_bytes', 'etcd_server_quota_backend_bytes', 'process_resident_memory_bytes', 'etcd_network_client_grpc_received_bytes_total']
+
+const targetMakers = [
+  { name: 'etcdlite', make: etcdliteTarget },
+  ...(haveEtcd() ? [{ name: 'etcd', make: referenceTarget }] : []),
+]
+
+for (const tm of targetMakers) {
+  describe(`HTTP on the client port of ${tm.name}`, () => {
+    let t: Target
+    before(async () => {
+      t = await tm.make()
+    })
+    after(() => t.close())
+
+    for (const c of requestCases) {
+      it(c.name, async () => {
+        const r = await http(t.endpoint, c.path, c.method)
+        assert.equal(r.status, c.status)
+        assert.equal(r.headers['content-type'], c.type)
+        if ('body' in c) assert.equal(r.body, c.body)
+        if ('allow' in c) assert.equal(r.headers['allow'], c.allow)
+        if ('health' in c) assert.equal((JSON.parse(r.body) as { health: string }).health, c.health)
+      })
+    }
+
+    it('GET /version: the server version and its x.y.0 cluster version, as JSON', async () => {
+      const r = await http(t.endpoint, '/version')
+      assert.equal(r.status, 200)
+      assert.equal(r.headers['content-type'], 'application/json')
+      const v = JSON.parse(r.body) as Record<string, string>
+      assert.deepEqual(Object.keys(v).sort(), ['etcdcluster', 'etcdserver'])
+      const m = /^(\d+)\.(\d+)\.\d+$/.exec(v['etcdserver'] ?? '')
+      assert.ok(m !== null, r.body)
+      assert.equal(v['etcdcluster'], `${m[1]}.${m[2]}.0`)
+    })
+
+    it('a raised NOSPACE alarm fails /health with 503 unless excluded', async () => {
+      const kv = rawClient(t.endpoint)
+      const mc = new (loadEtcdProto().etcdserverpb.Maintenance)(t.endpoint, grpc.credentials.createInsecure())
+      const alarm = unary(mc, 'Alarm')
+      try {
+        const header = (await kv.kv.Range({ key: Buffer.from('x') }))['header'] as { member_id: string }
+        await alarm({ action: 'ACTIVATE', memberID: header.member_id, alarm: 'NOSPACE' })
+        try {
+          const down = await http(t.endpoint, '/health')
+          assert.equal(down.status, 503)
+          assert.equal(down.headers['content-type'], TEXT)
+          assert.ok(down.body.endsWith('}\n'), down.body)
+          assert.equal((JSON.parse(down.body) as { health: string }).health, 'false')
+          const excluded = await http(t.endpoint, '/health?exclude=NOSPACE')
+          assert.equal(excluded.status, 200)
+        } finally {
+          await alarm({ action: 'DEACTIVATE', memberID: header.member_id, alarm: 'NOSPACE' })
+        }
+        assert.equal((await http(t.endpoint, '/health')).status, 200)
+      } finally {
+        kv.close()
+        mc.close()
+      }
+    })
+
+    it('/metrics after a Put, a Range and a Watch: the series etcd shows, with the same values', async () => {
+      const kv = rawClient(t.endpoint)
+      const wc = new (loadEtcdProto().etcdserverpb.Watch)(t.endpoint, grpc.credentials.createInsecure())
+      const ws = rawWatchStream(wc)
+      try {
+        await kv.kv.Put({ key: Buffer.from('k'), value: Buffer.from('v') })
+        await kv.kv.Range({ key: Buffer.from('k') })
+        ws.send({ type: 'create', request: { key: Buffer.from('k') } })
+        assert.equal((await ws.next()).created, true)
+        const m = parseMetrics((await http(t.endpoint, '/metrics')).body)
+        for (const [series, want] of metricCases) assert.equal(m.get(series), want, series)
+        for (const series of positiveCases) assert.ok((m.get(series) ?? 0) > 0, series)
+      } finally {
+        ws.close()
+        kv.close()
+        wc.close()
+      }
+    })
+  })
+}
+
+describe('etcdlite: HTTP/1.1 and gRPC on one port', () => {
+  let t: Awaited<ReturnType<typeof etcdliteTarget>>
+  before(async () => {
+    t = await etcdliteTarget()
+  })
+  after(() => t.close())
+
+  it('/health body is etcd 3.5\'s, with an empty reason', async () => {
+    assert.equal((await http(t.endpoint, '/health')).body, '{"health":"true","reason":""}')
+  })
+
+  it('serves gRPC calls and HTTP requests at the same time', async () => {
+    const kv = rawClient(t.endpoint)
+    const agent = new Agent({ keepAlive: true, maxSockets: 2 })
+    try {
+      const n = 20
+      const [puts, gets] = await Promise.all([
+        Promise.all(Array.from({ length: n }, (_, i) => kv.kv.Put({ key: Buffer.from(`c${i}`), value: Buffer.from('v') }))),
+        Promise.all(Array.from({ length: n }, () => http(t.endpoint, '/health', 'GET', agent))),
+      ])
+      assert.equal(puts.length, n)
+      assert.deepEqual(gets.map((g) => g.status), Array.from({ length: n }, () => 200))
+    } finally {
+      agent.destroy()
+      kv.close()
+    }
+  })
+
+  const splitCases = [
+    { name: 'an HTTP/1 request whose first byte arrives alone', parts: ['P', 'OST /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'], want: 'HTTP/1.1 405' },
+    { name: 'an HTTP/1 request starting like the HTTP/2 preface', parts: ['PR', 'OPFIND /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'], want: 'HTTP/1.1 405' },
+    { name: 'an HTTP/1.0 request followed by a half-close (answered asynchronously)', parts: ['GET /metrics HTTP/1.0\r\n\r\n'], halfClose: true, want: 'HTTP/1.1 200' },
+    // An HTTP/2 server's first frame is SETTINGS: 9-byte header, type 4 at offset 3.
+    { name: 'an HTTP/2 preface split mid-way', parts: ['PRI * HT', 'TP/2.0\r\n\r\nSM\r\n\r\n', '\x00\x00\x00\x04\x00\x00\x00\x00\x00'], want: 'SETTINGS' },
+  ] as const
+  for (const c of splitCases) {
+    it(`routes ${c.name}`, async () => {
+      const s = connect(Number(t.endpoint.split(':')[1]), '127.0.0.1')
+      s.setNoDelay(true)
+      await once(s, 'connect')
+      const chunks: Buffer[] = []
+      s.on('data', (d: Buffer) => chunks.push(d))
+      for (const p of c.parts) {
+        await new Promise<void>((resolve) => s.write(Buffer.from(p, 'latin1'), () => resolve()))
+        await new Promise((resolve) => setImmediate(resolve))
+      }
+      if ('halfClose' in c) s.end()
+      const got = (): Buffer => Buffer.concat(chunks)
+      if (c.want === 'SETTINGS') {
+        await until(() => got().length >= 9, 'the server SETTINGS frame')
+        assert.equal(got()[3], 4)
+      } else {
+        await until(() => got().toString('latin1').includes('\r\n\r\n'), 'the response head')
+        assert.ok(got().toString('latin1').startsWith(c.want), got().toString('latin1'))
+      }
+      s.destroy()
+    })
+  }
+})
+
+describe('etcdlite: metrics listener and shutdown', () => {
+  it('listenMetrics serves /metrics and /health, not /version, and close() closes it', async () => {
+    const etcd = await openEtcd({ memory: true })
+    let endpoint: string
+    try {
+      endpoint = (await etcd.listenMetrics({ port: 0 })).endpoint
+      const cases = [['/metrics', 200], ['/health', 200], ['/version', 404]] as const
+      for (const [path, status] of cases) assert.equal((await http(endpoint, path)).status, status, path)
+      assert.match((await http(endpoint, '/metrics')).body, /^etcd_server_has_leader 1$/m)
+    } finally {
+      await etcd.close()
+    }
+    await assert.rejects(http(endpoint, '/health'), { code: 'ECONNREFUSED' })
+  })
+
+  it('the CLI serves --listen-metrics-urls and stops cleanly', async () => {
+    const proc = spawn(process.execPath, [
+      ETCDLITE_BIN, '--memory', '--listen-client-urls', 'http://127.0.0.1:0', '--listen-metrics-urls', 'http://127.0.0.1:0', '--log-level', 'warn',
+    ], { stdio: ['ignore', 'pipe', 'inherit'] })
+    try {
+      assert.ok(proc.stdout !== null)
+      let metrics = ''
+      for await (const line of createInterface({ input: proc.stdout })) {
+        const m = /serving metrics on http:\/\/(\S+)\/metrics/.exec(line)
+        if (m?.[1] !== undefined) metrics = m[1]
+        if (line.includes('ready to serve client requests')) break
+      }
+      assert.notEqual(metrics, '')
+      assert.equal((await http(metrics, '/health')).body, '{"health":"true","reason":""}')
+      assert.match((await http(metrics, '/metrics')).body, /^etcd_server_is_leader 1$/m)
+      proc.kill('SIGTERM')
+      await until(() => proc.exitCode !== null || proc.signalCode !== null, 'the CLI to exit', 15_000)
+      assert.equal(proc.exitCode, 0)
+    } finally {
+      if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGKILL')
+    }
+  })
+
+  it('the configured etcd version shows in /version and etcd_server_version', async () => {
+    const etcd = await openEtcd({ memory: true, etcdVersion: '3.4.23' })
+    const g = new GrpcServer(etcd.server, { maxRequestBytes: 1 << 20, report: (err) => assert.fail(String(err)), http: httpHandler(etcd.server, 'client') })
+    try {
+      const endpoint = `127.0.0.1:${(await g.bind('127.0.0.1', 0)).port}`
+      assert.equal((await http(endpoint, '/version')).body, '{"etcdserver":"3.4.23","etcdcluster":"3.4.0"}')
+      const m = parseMetrics((await http(endpoint, '/metrics')).body)
+      assert.equal(m.get('etcd_server_version{server_version="3.4.23"}'), 1)
+      assert.equal(m.get('etcd_cluster_version{cluster_version="3.4"}'), 1)
+    } finally {
+      await g.shutdown()
+      await etcd.close()
+    }
+  })
+
+  it('a closed server is unhealthy: RANGE ERROR with etcd\'s message', async () => {
+    const etcd = await openEtcd({ memory: true })
+    await etcd.close()
+    assert.deepEqual(checkHealth(etcd.server, new Set(), false), { health: 'false', reason: 'RANGE ERROR:etcdserver: server stopped' })
+  })
+
+  it('shutdown closes every connection (idle HTTP keep-alive, silent, gRPC with a watch) without waiting for its grace period', { timeout: 30_000 }, async () => {
+    const t = await etcdliteTarget()
+    const port = Number(t.endpoint.split(':')[1])
+    const sockets: Socket[] = []
+    const open = async (first?: string): Promise<Socket> => {
+      const s = connect(port, '127.0.0.1')
+      s.on('error', () => undefined)
+      s.on('data', () => undefined)
+      sockets.push(s)
+      await once(s, 'connect')
+      if (first !== undefined) s.write(first)
+      return s
+    }
+    const wc = new (loadEtcdProto().etcdserverpb.Watch)(t.endpoint, grpc.credentials.createInsecure())
+    try {
+      const keepAlive = await open('GET /health HTTP/1.1\r\nHost: x\r\n\r\n')
+      let answered = ''
+      keepAlive.on('data', (d: Buffer) => (answered += d.toString()))
+      await until(() => answered.includes('"health":"true"'), 'the keep-alive response')
+      await open()
+      const ws = rawWatchStream(wc)
+      ws.send({ type: 'create', request: { key: Buffer.from('w') } })
+      assert.equal((await ws.next()).created, true)
+      // A grace period that would outlast the test's timeout: nothing may wait for it.
+      await t.grpc.shutdown(10 * 60 * 1000)
+      await until(() => sockets.every((s) => s.closed), 'every raw connection closed')
+      await assert.rejects(http(t.endpoint, '/health'), { code: 'ECONNREFUSED' })
+    } finally {
+      wc.close()
+      for (const s of sockets) s.destroy()
+      await t.close()
+    }
+  })
+})
