@@ -1,4 +1,5 @@
 // Command-line flags, named as etcd names them. Parsing is pure: argv in, Config or a UsageError out.
+import { parseGoDuration } from '../pkg/duration.js'
 import { InvalidRetentionError, parseRetention } from '../etcdserver/auto-compactor.js'
 import { LOG_LEVELS, type LogLevel } from '../pkg/logger.js'
 
@@ -77,28 +78,13 @@ export const FLAGS: Readonly<Record<string, FlagSpec>> = {
 export const MIN_WATCH_PROGRESS_INTERVAL_MS = 100
 const DEFAULT_WATCH_PROGRESS_INTERVAL_MS = 10 * 60 * 1000
 
-const DURATION_UNITS: Readonly<Record<string, number>> = { ns: 1e-6, us: 1e-3, 'µs': 1e-3, 'μs': 1e-3, ms: 1, s: 1000, m: 60_000, h: 3_600_000 }
-
 /** Parse a Go time.Duration string ("10m0s", "1.5s", "100ms", "0") into milliseconds. */
 export function parseDuration(v: string, flag: string): number {
-  const bad = (): UsageError => new UsageError(`invalid value "${v}" for flag --${flag}: parse error`)
-  let rest = v
-  let sign = 1
-  if (rest.startsWith('-') || rest.startsWith('+')) {
-    if (rest[0] === '-') sign = -1
-    rest = rest.slice(1)
+  try {
+    return parseGoDuration(v) / 1e6
+  } catch {
+    throw new UsageError(`invalid value "${v}" for flag --${flag}: parse error`)
   }
-  if (rest === '0') return 0
-  if (rest === '') throw bad()
-  let total = 0
-  const part = /^(\d+\.?\d*|\.\d+)(ns|us|µs|μs|ms|s|m|h)/
-  while (rest !== '') {
-    const m = part.exec(rest)
-    if (m === null) throw bad()
-    total += Number(m[1]) * (DURATION_UNITS[m[2] as string] as number)
-    rest = rest.slice(m[0].length)
-  }
-  return sign * total
 }
 
 export function usage(): string {

@@ -1,24 +1,13 @@
 // The Cluster service (etcd v3rpc/member.go) of a one-member server: MemberList shows this member;
 // MemberAdd/Remove/Update/Promote fail as etcdserver/cluster.ts explains.
-import type { sendUnaryData, ServiceDefinition, UntypedServiceImplementation } from '@grpc/grpc-js'
+import type { ServiceDefinition, UntypedServiceImplementation } from '@grpc/grpc-js'
 import type { EtcdServer } from '../etcdserver/etcd-server.js'
 import type { ClusterHandlers } from './generated/etcdserverpb/Cluster.js'
 import {
   toDomainMemberAdd, toDomainMemberPromote, toDomainMemberRemove, toDomainMemberUpdate, toPbMemberListResponse,
 } from './convert.js'
-import { toServiceError, type ErrorReporter } from './status.js'
-
-/** Answer a unary call from a synchronous function, mapping what it throws through the status table. */
-function reply<Res>(cb: sendUnaryData<Res>, run: () => Res, report: ErrorReporter): void {
-  let res: Res
-  try {
-    res = run()
-  } catch (err) {
-    cb(toServiceError(err, report))
-    return
-  }
-  cb(null, res)
-}
+import type { ErrorReporter } from './status.js'
+import { reply } from './unary.js'
 
 export function clusterHandlers(def: ServiceDefinition, server: EtcdServer, report: ErrorReporter): UntypedServiceImplementation {
   void def

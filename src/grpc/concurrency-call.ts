@@ -1,6 +1,7 @@
 // What the Lock and Election services share: calls that may wait a long time (Lock, Campaign, Observe) get
 // an AbortSignal that fires when the client cancels (or its deadline passes) and when the server shuts
 // down; and errors reach the wire as etcd's v3lock/v3election servers send them.
+import { reply as unaryReply } from './unary.js'
 import { status, Metadata, type ServiceError, type sendUnaryData } from '@grpc/grpc-js'
 import { EtcdError } from '../pkg/errors.js'
 import { toServiceError, type ErrorReporter } from './status.js'
@@ -78,17 +79,7 @@ export function replyLong<Res>(
   })
 }
 
-/** Answer a unary call that does not wait. */
+/** Answer a unary call that does not wait (failures mapped as etcd's v3lock/v3election map them). */
 export function reply<Res>(cb: sendUnaryData<Res>, report: ErrorReporter, work: () => Promise<Res> | Res): void {
-  let p: Promise<Res>
-  try {
-    p = Promise.resolve(work())
-  } catch (err) {
-    cb(toConcurrencyServiceError(err, report))
-    return
-  }
-  p.then(
-    (res) => cb(null, res),
-    (err: unknown) => cb(toConcurrencyServiceError(err, report)),
-  )
+  unaryReply(cb, work, report, toConcurrencyServiceError)
 }

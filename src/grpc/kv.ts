@@ -2,7 +2,7 @@
 // Range and Put, the hot paths, use the hand-written codec (kv-codec.ts) and receive domain requests
 // directly; the other methods go through proto-loader's objects and convert.ts.
 import type {
-  handleUnaryCall, sendUnaryData, ServiceDefinition, UntypedServiceImplementation,
+  handleUnaryCall, ServiceDefinition, UntypedServiceImplementation,
 } from '@grpc/grpc-js'
 import type { EtcdServer } from '../etcdserver/etcd-server.js'
 import type { PutRequest, PutResponse, RangeRequest, RangeResponse } from '../etcdserver/types.js'
@@ -11,22 +11,8 @@ import {
   toDomainCompaction, toDomainDeleteRange, toDomainTxn, toPbCompactionResponse, toPbDeleteRangeResponse, toPbTxnResponse,
 } from './convert.js'
 import { decodePutRequest, decodeRangeRequest, encodePutResponse, encodeRangeResponse } from './kv-codec.js'
-import { toServiceError, type ErrorReporter } from './status.js'
-
-/** Answer a unary call, mapping any failure (thrown or rejected) through the one status table. */
-function reply<Res>(cb: sendUnaryData<Res>, run: () => Promise<Res>, report: ErrorReporter): void {
-  let p: Promise<Res>
-  try {
-    p = run()
-  } catch (err) {
-    cb(toServiceError(err, report))
-    return
-  }
-  p.then(
-    (res) => cb(null, res),
-    (err: unknown) => cb(toServiceError(err, report)),
-  )
-}
+import type { ErrorReporter } from './status.js'
+import { reply } from './unary.js'
 
 /** The KV service definition with the hand-written codec on Range and Put. */
 export function kvServiceDefinition(base: ServiceDefinition): ServiceDefinition {
@@ -42,11 +28,7 @@ export function kvServiceDefinition(base: ServiceDefinition): ServiceDefinition 
 
 export function kvHandlers(server: EtcdServer, report: ErrorReporter): UntypedServiceImplementation {
   const range: handleUnaryCall<RangeRequest, RangeResponse> = (call, cb) => {
-    try {
-      cb(null, server.range(call.request))
-    } catch (err) {
-      cb(toServiceError(err, report))
-    }
+    reply(cb, () => server.range(call.request), report)
   }
   const put: handleUnaryCall<PutRequest, PutResponse> = (call, cb) => {
     reply(cb, () => server.put(call.request), report)

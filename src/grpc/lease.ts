@@ -1,6 +1,6 @@
 // The Lease service (etcd v3rpc/lease.go): Grant, Revoke, KeepAlive (bidirectional), TimeToLive, Leases.
 import type {
-  sendUnaryData, ServerDuplexStream, ServiceDefinition, UntypedServiceImplementation,
+  ServerDuplexStream, ServiceDefinition, UntypedServiceImplementation,
 } from '@grpc/grpc-js'
 import type { EtcdServer } from '../etcdserver/etcd-server.js'
 import { EtcdError } from '../pkg/errors.js'
@@ -12,24 +12,11 @@ import {
   toPbLeaseKeepAliveResponse, toPbLeaseLeasesResponse, toPbLeaseRevokeResponse, toPbLeaseTimeToLiveResponse,
 } from './convert.js'
 import { toServiceError, type ErrorReporter } from './status.js'
+import { reply } from './unary.js'
 import type { WatchCalls } from './watch.js'
 
 /** Keep-alive responses queued on one stream before it stops reading requests (etcd sends synchronously). */
 const KEEPALIVE_QUEUE = 128
-
-function reply<Res>(cb: sendUnaryData<Res>, run: () => Promise<Res> | Res, report: ErrorReporter): void {
-  let p: Promise<Res>
-  try {
-    p = Promise.resolve(run())
-  } catch (err) {
-    cb(toServiceError(err, report))
-    return
-  }
-  p.then(
-    (res) => cb(null, res),
-    (err: unknown) => cb(toServiceError(err, report)),
-  )
-}
 
 export function leaseHandlers(
   def: ServiceDefinition,

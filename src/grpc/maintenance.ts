@@ -1,7 +1,7 @@
 // The Maintenance service (etcd v3rpc/maintenance.go): Status, Hash, HashKV, Defragment, Snapshot (a server
 // stream with backpressure), Alarm and MoveLeader, over EtcdServer.maintenance.
 import { once } from 'node:events'
-import type { sendUnaryData, ServerWritableStream, ServiceDefinition, UntypedServiceImplementation } from '@grpc/grpc-js'
+import type { ServerWritableStream, ServiceDefinition, UntypedServiceImplementation } from '@grpc/grpc-js'
 import type { EtcdServer } from '../etcdserver/etcd-server.js'
 import type { MaintenanceHandlers } from './generated/etcdserverpb/Maintenance.js'
 import type { SnapshotRequest__Output } from './generated/etcdserverpb/SnapshotRequest.js'
@@ -11,21 +11,7 @@ import {
   toPbSnapshotResponse, toPbStatusResponse,
 } from './convert.js'
 import { toServiceError, type ErrorReporter } from './status.js'
-
-/** Answer a unary call, mapping any failure (thrown or rejected) through the one status table. */
-function reply<Res>(cb: sendUnaryData<Res>, run: () => Promise<Res>, report: ErrorReporter): void {
-  let p: Promise<Res>
-  try {
-    p = run()
-  } catch (err) {
-    cb(toServiceError(err, report))
-    return
-  }
-  p.then(
-    (res) => cb(null, res),
-    (err: unknown) => cb(toServiceError(err, report)),
-  )
-}
+import { reply } from './unary.js'
 
 /**
  * Send a snapshot: each chunk is written as the stream takes it (a full stream is waited on with 'drain');
