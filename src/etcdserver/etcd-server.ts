@@ -6,6 +6,7 @@ import { META } from '../backend/schema.js'
 import { EtcdError } from '../pkg/errors.js'
 import { realClock, type Clock } from '../pkg/clock.js'
 import { Ticker } from '../pkg/ticker.js'
+import { IdGenerator } from '../pkg/id-generator.js'
 import { Lessor, type Lease } from '../lease/lessor.js'
 import { KvStore } from '../mvcc/kvstore.js'
 import type { KV, TxnWrite } from '../mvcc/kv.js'
@@ -125,6 +126,7 @@ export class EtcdServer implements WatchServerContext {
   private readonly opts: EtcdServerOptions
   private readonly leaseExists: LeaseLookup
   private readonly autoCompactor: AutoCompactor | undefined
+  private readonly idGen: IdGenerator
   private inflight = 0
   private drained: (() => void) | undefined
   private closing: Promise<void> | undefined
@@ -146,6 +148,7 @@ export class EtcdServer implements WatchServerContext {
     this.clock = opts.clock
     this.lessor = lessor
     this.leaseExists = (id) => lessor.exists(id)
+    this.idGen = new IdGenerator(ids.memberId)
     this.fragmentBytes = opts.maxRequestBytes + GRPC_OVERHEAD_BYTES
     // The watch loops keep real time: their delays are internal retries, not time a test should drive.
     this.watchable = new WatchableStore(kv, { clock: realClock, onError: opts.onBackgroundError })
@@ -295,10 +298,9 @@ export class EtcdServer implements WatchServerContext {
     return this.track(async () => {
       this.maintenance.checkQuota(LEASE_OVERHEAD)
       let id = r.id ?? 0n
-      while (id === 0n) {
-        id = randomId() & 0x7fff_ffff_ffff_ffffn
-        if (this.lessor.exists(id)) id = 0n
-      }
+      // etcd: the next request ID as a positive int64. The generator never repeats itself, but a lease
+      // granted with an explicit ID may hold one it produces: skip those.
+      while (id === 0n || (r.id ?? 0n) === 0n && this.lessor.exists(id)) id = this.idGen.next() & 0x7fff_ffff_ffff_ffffn
       const l = this.lessor.grant(id, r.ttl)
       this.maintenance.noteApplied()
       await this.backend.commit()

@@ -266,22 +266,27 @@ export class Lessor implements LeaseItems {
 
   /**
    * Start the expiry loop. Expired leases are handed to `revokeExpired` (which revokes and commits them),
-   * at most revokeRate per second with bursts of revokeRate/2 (a token bucket: etcd's 500 per 500 ms
-   * tick, without waiting for a tick boundary). The loop looks at least every checkIntervalMs, and when
-   * the next lease expires sooner than that, at its expiry. A lease handed over is looked at again after
-   * expiredRetryMs in case its revoke failed.
+   * at most revokeRate per second (etcd's 500 per 500 ms tick) as a token bucket, so the loop need not wait
+   * for a tick boundary. The bucket holds one second's worth: a round held up by a busy event loop (etcd
+   * revokes on other goroutines) catches up instead of losing the time; a fresh or idle bucket starts with
+   * etcd's burst of revokeRate/2. The loop looks at least every checkIntervalMs, and when the next lease
+   * expires sooner than that, at its expiry. A lease handed over is looked at again after expiredRetryMs in
+   * case its revoke failed.
    */
   startExpiry(revokeExpired: (leases: Lease[]) => Promise<void>): void {
     if (this.expiryLoop !== undefined) return
     const rate = this.opts.revokeRate
     const burst = Math.max(1, Math.floor(rate / 2))
+    const capacity = Math.max(1, rate)
     const clock = this.opts.clock
     let tokens = burst
     let last = clock.now()
     this.expiryLoop = new Ticker(
       async () => {
         const now = clock.now()
-        tokens = Math.min(burst, tokens + ((now - last) * rate) / 1000)
+        // Nothing was waiting since the last round: the bucket refills only to etcd's burst.
+        const waited = this.queue.peek()?.time ?? Infinity
+        tokens = Math.min(waited < last ? capacity : burst, tokens + ((now - last) * rate) / 1000)
         last = now
         const expired = this.findExpired(Math.floor(tokens))
         tokens -= expired.length
