@@ -152,40 +152,16 @@ export function toPbCompactionResponse(r: CompactionResponse): pb_CompactionResp
 }
 
 // ---- Lease ----
-import type { LeaseGrantRequest__Output as pb_LeaseGrantRequest__Output } from './generated/etcdserverpb/LeaseGrantRequest.js'
-import type { LeaseGrantResponse as pb_LeaseGrantResponse } from './generated/etcdserverpb/LeaseGrantResponse.js'
-import type { LeaseRevokeRequest__Output as pb_LeaseRevokeRequest__Output } from './generated/etcdserverpb/LeaseRevokeRequest.js'
-import type { LeaseRevokeResponse as pb_LeaseRevokeResponse } from './generated/etcdserverpb/LeaseRevokeResponse.js'
-import type { LeaseKeepAliveRequest__Output as pb_LeaseKeepAliveRequest__Output } from './generated/etcdserverpb/LeaseKeepAliveRequest.js'
-import type { LeaseKeepAliveResponse as pb_LeaseKeepAliveResponse } from './generated/etcdserverpb/LeaseKeepAliveResponse.js'
 import type { LeaseTimeToLiveRequest__Output as pb_LeaseTimeToLiveRequest__Output } from './generated/etcdserverpb/LeaseTimeToLiveRequest.js'
 import type { LeaseTimeToLiveResponse as pb_LeaseTimeToLiveResponse } from './generated/etcdserverpb/LeaseTimeToLiveResponse.js'
 import type { LeaseLeasesResponse as pb_LeaseLeasesResponse } from './generated/etcdserverpb/LeaseLeasesResponse.js'
-import type {
-  LeaseGrantRequest, LeaseGrantResponse, LeaseKeepAliveRequest, LeaseKeepAliveResponse, LeaseLeasesResponse,
-  LeaseRevokeRequest, LeaseRevokeResponse, LeaseTimeToLiveRequest, LeaseTimeToLiveResponse,
-} from '../etcdserver/types.js'
+import type { LeaseLeasesResponse, LeaseTimeToLiveRequest, LeaseTimeToLiveResponse } from '../etcdserver/types.js'
 
-export const toDomainLeaseGrant = (r: pb_LeaseGrantRequest__Output): LeaseGrantRequest => ({ ttl: num(r.TTL), id: big(r.ID) })
-export const toDomainLeaseRevoke = (r: pb_LeaseRevokeRequest__Output): LeaseRevokeRequest => ({ id: big(r.ID) })
-export const toDomainLeaseKeepAlive = (r: pb_LeaseKeepAliveRequest__Output): LeaseKeepAliveRequest => ({ id: big(r.ID) })
 export const toDomainLeaseTimeToLive = (r: pb_LeaseTimeToLiveRequest__Output): LeaseTimeToLiveRequest => ({
   id: big(r.ID),
   keys: r.keys,
 })
 
-export const toPbLeaseGrantResponse = (r: LeaseGrantResponse): pb_LeaseGrantResponse => ({
-  header: toPbHeader(r.header),
-  ID: r.id.toString(),
-  TTL: r.ttl,
-  error: r.error,
-})
-export const toPbLeaseRevokeResponse = (r: LeaseRevokeResponse): pb_LeaseRevokeResponse => ({ header: toPbHeader(r.header) })
-export const toPbLeaseKeepAliveResponse = (r: LeaseKeepAliveResponse): pb_LeaseKeepAliveResponse => ({
-  header: toPbHeader(r.header),
-  ID: r.id.toString(),
-  TTL: r.ttl,
-})
 export const toPbLeaseTimeToLiveResponse = (r: LeaseTimeToLiveResponse): pb_LeaseTimeToLiveResponse => ({
   header: toPbHeader(r.header),
   ID: r.id.toString(),

@@ -1,22 +1,39 @@
 // The Lease service (etcd v3rpc/lease.go): Grant, Revoke, KeepAlive (bidirectional), TimeToLive, Leases.
 import type {
-  ServerDuplexStream, ServiceDefinition, UntypedServiceImplementation,
+  handleUnaryCall, ServerDuplexStream, ServiceDefinition, UntypedServiceImplementation,
 } from '@grpc/grpc-js'
 import type { EtcdServer } from '../etcdserver/etcd-server.js'
 import { EtcdError } from '../pkg/errors.js'
 import type { LeaseHandlers } from './generated/etcdserverpb/Lease.js'
-import type { LeaseKeepAliveRequest__Output } from './generated/etcdserverpb/LeaseKeepAliveRequest.js'
-import type { LeaseKeepAliveResponse } from './generated/etcdserverpb/LeaseKeepAliveResponse.js'
+import type {
+  LeaseGrantRequest, LeaseGrantResponse, LeaseKeepAliveRequest, LeaseKeepAliveResponse, LeaseRevokeRequest,
+  LeaseRevokeResponse,
+} from '../etcdserver/types.js'
+import { toDomainLeaseTimeToLive, toPbLeaseLeasesResponse, toPbLeaseTimeToLiveResponse } from './convert.js'
 import {
-  toDomainLeaseGrant, toDomainLeaseKeepAlive, toDomainLeaseRevoke, toDomainLeaseTimeToLive, toPbLeaseGrantResponse,
-  toPbLeaseKeepAliveResponse, toPbLeaseLeasesResponse, toPbLeaseRevokeResponse, toPbLeaseTimeToLiveResponse,
-} from './convert.js'
+  decodeLeaseGrantRequest, decodeLeaseKeepAliveRequest, decodeLeaseRevokeRequest, encodeLeaseGrantResponse,
+  encodeLeaseKeepAliveResponse, encodeLeaseRevokeResponse,
+} from './lease-codec.js'
 import { toServiceError, type ErrorReporter } from './status.js'
 import { reply } from './unary.js'
 import type { WatchCalls } from './watch.js'
 
 /** Keep-alive responses queued on one stream before it stops reading requests (etcd sends synchronously). */
 const KEEPALIVE_QUEUE = 128
+
+/** The Lease service definition with the hand-written codec on Grant, Revoke and KeepAlive (lease churn). */
+export function leaseServiceDefinition(base: ServiceDefinition): ServiceDefinition {
+  const grant = base['LeaseGrant']
+  const revoke = base['LeaseRevoke']
+  const keepAlive = base['LeaseKeepAlive']
+  if (grant === undefined || revoke === undefined || keepAlive === undefined) throw new Error('Lease service definition lacks a method')
+  return {
+    ...base,
+    LeaseGrant: { ...grant, requestDeserialize: decodeLeaseGrantRequest, responseSerialize: encodeLeaseGrantResponse },
+    LeaseRevoke: { ...revoke, requestDeserialize: decodeLeaseRevokeRequest, responseSerialize: encodeLeaseRevokeResponse },
+    LeaseKeepAlive: { ...keepAlive, requestDeserialize: decodeLeaseKeepAliveRequest, responseSerialize: encodeLeaseKeepAliveResponse },
+  }
+}
 
 export function leaseHandlers(
   def: ServiceDefinition,
@@ -25,24 +42,24 @@ export function leaseHandlers(
   calls: WatchCalls,
 ): UntypedServiceImplementation {
   void def
-  const handlers: LeaseHandlers = {
-    LeaseGrant(call, cb) {
-      reply(cb, () => server.leaseGrant(toDomainLeaseGrant(call.request)).then(toPbLeaseGrantResponse), report)
-    },
-    LeaseRevoke(call, cb) {
-      reply(cb, () => server.leaseRevoke(toDomainLeaseRevoke(call.request)).then(toPbLeaseRevokeResponse), report)
-    },
+  const grant: handleUnaryCall<LeaseGrantRequest, LeaseGrantResponse> = (call, cb) => {
+    reply(cb, () => server.leaseGrant(call.request), report)
+  }
+  const revoke: handleUnaryCall<LeaseRevokeRequest, LeaseRevokeResponse> = (call, cb) => {
+    reply(cb, () => server.leaseRevoke(call.request), report)
+  }
+  const rest: Pick<LeaseHandlers, 'LeaseTimeToLive' | 'LeaseLeases'> = {
     LeaseTimeToLive(call, cb) {
       reply(cb, () => toPbLeaseTimeToLiveResponse(server.leaseTimeToLive(toDomainLeaseTimeToLive(call.request))), report)
     },
     LeaseLeases(_call, cb) {
       reply(cb, () => toPbLeaseLeasesResponse(server.leaseLeases()), report)
     },
-    LeaseKeepAlive(call) {
-      serveKeepAlive(server, call, report, calls)
-    },
   }
-  return handlers
+  const keepAlive = (call: ServerDuplexStream<LeaseKeepAliveRequest, LeaseKeepAliveResponse>): void => {
+    serveKeepAlive(server, call, report, calls)
+  }
+  return { ...rest, LeaseGrant: grant, LeaseRevoke: revoke, LeaseKeepAlive: keepAlive }
 }
 
 /**
@@ -52,12 +69,12 @@ export function leaseHandlers(
  */
 function serveKeepAlive(
   server: EtcdServer,
-  call: ServerDuplexStream<LeaseKeepAliveRequest__Output, LeaseKeepAliveResponse>,
+  call: ServerDuplexStream<LeaseKeepAliveRequest, LeaseKeepAliveResponse>,
   report: ErrorReporter,
   calls: WatchCalls,
 ): void {
   let done = false
-  const pending: LeaseKeepAliveRequest__Output[] = []
+  const pending: LeaseKeepAliveRequest[] = []
   let busy = false
   let ended = false
   const finish = (): void => {
@@ -85,11 +102,11 @@ function serveKeepAlive(
       return
     }
     busy = true
-    server.leaseRenew(toDomainLeaseKeepAlive(req)).then(
+    server.leaseRenew(req).then(
       (resp) => {
         busy = false
         if (done) return
-        const ok = call.write(toPbLeaseKeepAliveResponse(resp))
+        const ok = call.write(resp)
         if (!ok && call.writableLength >= KEEPALIVE_QUEUE) {
           call.pause()
           call.once('drain', () => {
@@ -111,7 +128,7 @@ function serveKeepAlive(
     call.emit('error', toServiceError(new EtcdError('STOPPED')))
     return
   }
-  call.on('data', (req: LeaseKeepAliveRequest__Output) => {
+  call.on('data', (req: LeaseKeepAliveRequest) => {
     pending.push(req)
     // Requests are small; while one renew is in flight the next wait here, bounded by flow control.
     if (pending.length >= KEEPALIVE_QUEUE) call.pause()

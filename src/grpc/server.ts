@@ -13,7 +13,7 @@ import { grpcMetricsFor, type GrpcMetrics } from './metrics.js'
 import { kvHandlers, kvServiceDefinition } from './kv.js'
 import { WatchCalls, watchHandlers, watchServiceDefinition } from './watch.js'
 import { unimplementedHandlers } from './unimplemented.js'
-import { leaseHandlers } from './lease.js'
+import { leaseHandlers, leaseServiceDefinition } from './lease.js'
 import { clusterHandlers } from './cluster.js'
 import { maintenanceHandlers } from './maintenance.js'
 import { lockHandlers } from './lock.js'
@@ -87,7 +87,7 @@ export class GrpcServer {
     const proto = loadEtcdProto()
     this.server.addService(kvServiceDefinition(proto.etcdserverpb.KV.service), kvHandlers(etcd, opts.report))
     this.server.addService(watchServiceDefinition(proto.etcdserverpb.Watch.service), watchHandlers(etcd, opts.report, this.watchCalls))
-    const lease = proto.etcdserverpb.Lease.service
+    const lease = leaseServiceDefinition(proto.etcdserverpb.Lease.service)
     this.server.addService(lease, leaseHandlers(lease, etcd, opts.report, this.watchCalls))
     const cluster = proto.etcdserverpb.Cluster.service
     this.server.addService(cluster, clusterHandlers(cluster, etcd, opts.report))
