@@ -1,8 +1,6 @@
 // The server core without a transport (etcd's etcdserver minus raft): owns the backend and the MVCC store,
 // validates and applies requests, fills response headers, and closes cleanly.
-import { randomBytes } from 'node:crypto'
 import type { Backend } from '../backend/backend.js'
-import { META } from '../backend/schema.js'
 import { EtcdError } from '../pkg/errors.js'
 import { realClock, type Clock } from '../pkg/clock.js'
 import { Ticker } from '../pkg/ticker.js'
@@ -16,24 +14,16 @@ import {
   applyDeleteRange, applyPut, applyRange, applyTxnOps, checkTxnPath, compareToPath, isTxnReadonly, type LeaseLookup,
 } from './apply.js'
 
-/** etcd's quota costs (etcdserver/quota.go): bytes a request may add to the backend. */
-const KV_OVERHEAD = 256
-const LEASE_OVERHEAD = 64
-const costPut = (r: PutRequest): number => KV_OVERHEAD + r.key.length + (r.value?.length ?? 0)
-const costOps = (ops: readonly RequestOp[]): number => {
-  let n = 0
-  for (const op of ops) if (op.type === 'put') n += costPut(op.request)
-  return n
-}
-const costTxn = (r: TxnRequest): number => Math.max(costOps(r.success ?? []), costOps(r.failure ?? []))
 import { AutoCompactor, type CompactionRetention } from './auto-compactor.js'
+import { costPut, costTxn, LEASE_OVERHEAD } from './quota.js'
+import { startIdentity, type Identity } from './identity.js'
 import { Maintenance, MAINTENANCE_DEFAULTS, type MaintenanceOptions } from './maintenance.js'
 import { deleteRangeSize, putSize, raftRequestSize, txnSize } from './request-size.js'
 import type {
   CompactionRequest, CompactionResponse, DeleteRangeRequest, DeleteRangeResponse, LeaseGrantRequest,
   LeaseGrantResponse, LeaseKeepAliveRequest, LeaseKeepAliveResponse, LeaseLeasesResponse, LeaseRevokeRequest,
   LeaseRevokeResponse, LeaseTimeToLiveRequest, LeaseTimeToLiveResponse, PutRequest, PutResponse, RangeRequest,
-  RangeResponse, RequestOp, ResponseHeader, ResponseOp, TxnRequest, TxnResponse,
+  RangeResponse, ResponseHeader, ResponseOp, TxnRequest, TxnResponse,
 } from './types.js'
 import { checkDeleteRequest, checkPutRequest, checkRangeRequest, checkTxn } from './validate.js'
 
@@ -88,20 +78,6 @@ export const SERVER_DEFAULTS = {
   member: { name: 'default', peerUrls: ['http://localhost:2380'], clientUrls: [] },
 } as const
 
-const readU64 = (b: Uint8Array | undefined): bigint | undefined =>
-  b === undefined || b.length !== 8 ? undefined : Buffer.from(b).readBigUInt64BE(0)
-const u64 = (n: bigint): Uint8Array => {
-  const b = Buffer.alloc(8)
-  b.writeBigUInt64BE(n)
-  return b
-}
-const randomId = (): bigint => {
-  for (;;) {
-    const id = randomBytes(8).readBigUInt64BE(0)
-    if (id !== 0n) return id
-  }
-}
-
 export class EtcdServer implements WatchServerContext {
   readonly kv: KV
   /** Watchers over the store (synced/unsynced groups, victims). */
@@ -135,7 +111,7 @@ export class EtcdServer implements WatchServerContext {
     kv: KvStore,
     backend: Backend,
     lessor: Lessor,
-    ids: { memberId: bigint; clusterId: bigint; raftTerm: number },
+    ids: Identity,
     opts: EtcdServerOptions,
   ) {
     this.kv = kv
@@ -189,19 +165,9 @@ export class EtcdServer implements WatchServerContext {
     })
     const kv = await KvStore.open(backend, { leases: lessor })
     lessor.setRangeDeleter(() => kv.write())
-    let memberId = readU64(backend.get('meta', META.memberId))
-    let clusterId = readU64(backend.get('meta', META.clusterId))
-    if (memberId === undefined || clusterId === undefined) {
-      memberId = randomId()
-      clusterId = randomId()
-      backend.put('meta', META.memberId, u64(memberId))
-      backend.put('meta', META.clusterId, u64(clusterId))
-    }
-    const lastTerm = readU64(backend.get('meta', META.term))
-    const raftTerm = lastTerm === undefined ? 2 : Number(lastTerm) + 1
-    backend.put('meta', META.term, u64(BigInt(raftTerm)))
+    const identity = startIdentity(backend)
     await backend.commit()
-    const server = new EtcdServer(kv, backend, lessor, { memberId, clusterId, raftTerm }, opts)
+    const server = new EtcdServer(kv, backend, lessor, identity, opts)
     // Raised alarms (NOSPACE) are in force before the first request.
     await server.maintenance.restore()
     return server

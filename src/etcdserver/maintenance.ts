@@ -2,6 +2,7 @@
 // alarm applier in apply.go, server.go MoveLeader): status, hash/hashKV, defragment, snapshot, alarms and
 // the backend quota, for a one-member server.
 import { META } from '../backend/schema.js'
+import { readU64, u64 } from '../backend/meta-u64.js'
 import { EtcdError } from '../pkg/errors.js'
 import { KvStore } from '../mvcc/kvstore.js'
 import type { EtcdServer } from './etcd-server.js'
@@ -31,13 +32,6 @@ export const MAINTENANCE_DEFAULTS: MaintenanceOptions = { quotaBackendBytes: 0, 
 export const DEFAULT_QUOTA_BYTES = 2 * 1024 * 1024 * 1024
 
 
-const readU64 = (b: Uint8Array | undefined): number =>
-  b === undefined || b.length !== 8 ? 0 : Number(Buffer.from(b).readBigUInt64BE(0))
-const u64 = (n: number): Uint8Array => {
-  const b = Buffer.alloc(8)
-  b.writeBigUInt64BE(BigInt(n))
-  return b
-}
 
 /**
  * Status, hashes, defragment, snapshot, alarms and the quota over one EtcdServer. Alarms are loaded from
@@ -58,7 +52,7 @@ export class Maintenance {
     this.server = server
     this.opts = opts
     this.cluster = new Cluster(server)
-    this.extraIndex = readU64(server.backend.get('meta', META.extraIndex))
+    this.extraIndex = Number(readU64(server.backend.get('meta', META.extraIndex)) ?? 0n)
     this.restored = AlarmStore.open(server.backend).then((a) => {
       this.alarms = a
     })
@@ -107,7 +101,7 @@ export class Maintenance {
    */
   noteApplied(n = 1): void {
     this.extraIndex += n
-    this.server.backend.put('meta', META.extraIndex, u64(this.extraIndex))
+    this.server.backend.put('meta', META.extraIndex, u64(BigInt(this.extraIndex)))
   }
 
   /** etcd's Status for this member (header at the newest durable revision). */
