@@ -10,28 +10,9 @@ import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
 import { createInterface } from 'node:readline'
 import { haveEtcd, haveEtcdctl, startEtcdliteProcess, startReferenceEtcd, type ServerProcess } from '../helpers/processes.js'
+import { etcdctl, ETCDCTL_ENV } from '../helpers/etcdctl.js'
 
 const skip = !haveEtcdctl() ? 'etcdctl is not on PATH' : !haveEtcd() ? 'the reference `etcd` binary is not on PATH' : false
-
-interface CtlResult {
-  readonly code: number | null
-  readonly stdout: string
-  readonly stderr: string
-}
-
-const ETCDCTL_ENV = { ...process.env, ETCDCTL_API: '3' }
-
-function etcdctl(endpoint: string, args: readonly string[]): Promise<CtlResult> {
-  return new Promise((resolve, reject) => {
-    const p = spawn('etcdctl', [`--endpoints=${endpoint}`, '--dial-timeout=3s', '--command-timeout=5s', ...args], { env: ETCDCTL_ENV, stdio: ['ignore', 'pipe', 'pipe'] })
-    let stdout = ''
-    let stderr = ''
-    p.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
-    p.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
-    p.on('error', reject)
-    p.on('close', (code) => resolve({ code, stdout, stderr }))
-  })
-}
 
 /** One server and the lease IDs its grants printed, by name. */
 class Session {

@@ -7,7 +7,6 @@
 // writes before it is full).
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import { spawn } from 'node:child_process'
 import { stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import * as grpc from '@grpc/grpc-js'
@@ -15,30 +14,9 @@ import { loadEtcdProto } from '../../src/grpc/proto.js'
 import { unary } from '../helpers/grpc-client.js'
 import { haveEtcd, haveEtcdctl, startEtcdliteProcess, startReferenceEtcd, type ServerProcess } from '../helpers/processes.js'
 import { tempDir } from '../helpers/tmp.js'
+import { etcdctl, type CtlResult } from '../helpers/etcdctl.js'
 
 const skip = !haveEtcdctl() ? 'etcdctl is not on PATH' : !haveEtcd() ? 'the reference `etcd` binary is not on PATH' : false
-
-interface CtlResult {
-  readonly code: number | null
-  readonly stdout: string
-  readonly stderr: string
-}
-
-function etcdctl(endpoint: string, args: readonly string[], stdin = ''): Promise<CtlResult> {
-  return new Promise((resolve, reject) => {
-    const p = spawn('etcdctl', [`--endpoints=${endpoint}`, '--dial-timeout=3s', '--command-timeout=5s', ...args], {
-      env: { ...process.env, ETCDCTL_API: '3' },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    })
-    let stdout = ''
-    let stderr = ''
-    p.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
-    p.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
-    p.on('error', reject)
-    p.on('close', (code) => resolve({ code, stdout, stderr }))
-    p.stdin.end(stdin)
-  })
-}
 
 /** One server under test and what identifies it in etcdctl's output. */
 interface Side {

@@ -4,33 +4,10 @@
 // lines the timestamp and the client's random target name (their message and gRPC error are compared).
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import { spawn } from 'node:child_process'
 import { haveEtcd, haveEtcdctl, startEtcdliteProcess, startReferenceEtcd, type ServerProcess } from '../helpers/processes.js'
+import { etcdctl, type CtlResult } from '../helpers/etcdctl.js'
 
 const skip = !haveEtcdctl() ? 'etcdctl is not on PATH' : !haveEtcd() ? 'the reference `etcd` binary is not on PATH' : false
-
-interface CtlResult {
-  readonly code: number | null
-  readonly stdout: string
-  readonly stderr: string
-}
-
-/** Run etcdctl against `endpoint`; `stdin` is written and closed (for `txn`). */
-function etcdctl(endpoint: string, args: readonly string[], stdin = ''): Promise<CtlResult> {
-  return new Promise((resolve, reject) => {
-    const p = spawn('etcdctl', [`--endpoints=${endpoint}`, '--dial-timeout=3s', '--command-timeout=5s', ...args], {
-      env: { ...process.env, ETCDCTL_API: '3' },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    })
-    let stdout = ''
-    let stderr = ''
-    p.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
-    p.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
-    p.on('error', reject)
-    p.on('close', (code) => resolve({ code, stdout, stderr }))
-    p.stdin.end(stdin)
-  })
-}
 
 const IDS = new Set(['cluster_id', 'member_id', 'raft_term'])
 
