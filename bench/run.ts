@@ -11,7 +11,7 @@ import { parseArgs } from 'node:util'
 import { killLoadProcessesSync, LoadProcess } from './lib/child.js'
 import { median } from './lib/stats.js'
 import { fmt, present, printRows, ratio } from './lib/table.js'
-import { processCpuSeconds, processRssMiB, startEtcd, startEtcdlite, type BenchServer, type ServerName } from './lib/servers.js'
+import { processRssMiB, ServerCpuWindow, startEtcd, startEtcdlite, type BenchServer, type ServerName } from './lib/servers.js'
 import { MEASURE_END, MEASURE_START, WORKLOADS, type ClientResult, type LoadParams, type Workload } from './lib/workloads.js'
 import { runWatchWorkload, type CatchupFigures, type FanoutFigures, type MemFigures, type WatchFigures } from './lib/watch-run.js'
 import { WATCH_WORKLOADS, type WatchWorkload } from './lib/watch-workloads.js'
@@ -189,23 +189,11 @@ async function runClient(server: BenchServer, w: Workload, p: LoadParams): Promi
     '--seconds', String(p.seconds), '--warmup', String(p.warmupSeconds), '--key-size', String(p.keySize),
     '--value-size', String(p.valueSize), '--key-space', String(p.keySpace), ...(p.serializable ? ['--serializable'] : []),
   ]
-  let cpuAt: { cpu: number; wall: number } | undefined
-  let serverCpuPct: number | null = null
-  const child = new LoadProcess(`client for ${w.name} on ${server.name}`, CLIENT_JS, args, (line) => {
-    if (line === MEASURE_START) {
-      const cpu = processCpuSeconds(server.pid)
-      if (cpu !== undefined) cpuAt = { cpu, wall: performance.now() }
-    } else if (line === MEASURE_END) {
-      const cpu = processCpuSeconds(server.pid)
-      if (cpu !== undefined && cpuAt !== undefined) {
-        const wall = (performance.now() - cpuAt.wall) / 1000
-        serverCpuPct = wall > 0 ? Number((((cpu - cpuAt.cpu) / wall) * 100).toFixed(1)) : null
-      }
-    }
-  })
+  const cpuWindow = new ServerCpuWindow(server.pid, MEASURE_START, MEASURE_END)
+  const child = new LoadProcess(`client for ${w.name} on ${server.name}`, CLIENT_JS, args, (line) => cpuWindow.onLine(line))
   try {
     const result = await child.result<ClientResult>()
-    return { result, serverCpuPct }
+    return { result, serverCpuPct: cpuWindow.pct }
   } finally {
     child.kill()
   }

@@ -3,7 +3,7 @@
 // one set of figures per workload and server; then medians over rounds, the summary JSON lines and the table.
 import { fileURLToPath } from 'node:url'
 import { LoadProcess } from './child.js'
-import { processCpuSeconds, processRssMiB, type BenchServer, type ServerName } from './servers.js'
+import { processCpuSeconds, processRssMiB, ServerCpuWindow, type BenchServer, type ServerName } from './servers.js'
 import { median } from './stats.js'
 import { fmt, present, printRows, ratio } from './table.js'
 import { MEASURE_END, MEASURE_START } from './workloads.js'
@@ -60,23 +60,11 @@ async function runChurn(server: BenchServer, w: ChurnWorkload, p: LeaseParams, l
   const cfg: LeaseClientConfig = {
     role: 'churn', endpoint: server.endpoint, clients: w.clients, channels: w.channels, seconds: p.seconds, warmupSeconds: p.warmupSeconds,
   }
-  let cpuAt: { cpu: number; wall: number } | undefined
-  let serverCpuPct: number | null = null
-  const child = new LoadProcess(`${label} lease client`, LEASE_CLIENT_JS, ['--config', JSON.stringify(cfg)], (line) => {
-    if (line === MEASURE_START) {
-      const cpu = processCpuSeconds(server.pid)
-      if (cpu !== undefined) cpuAt = { cpu, wall: performance.now() }
-    } else if (line === MEASURE_END) {
-      const cpu = processCpuSeconds(server.pid)
-      if (cpu !== undefined && cpuAt !== undefined) {
-        const wall = (performance.now() - cpuAt.wall) / 1000
-        serverCpuPct = wall > 0 ? Number((((cpu - cpuAt.cpu) / wall) * 100).toFixed(1)) : null
-      }
-    }
-  })
+  const cpuWindow = new ServerCpuWindow(server.pid, MEASURE_START, MEASURE_END)
+  const child = new LoadProcess(`${label} lease client`, LEASE_CLIENT_JS, ['--config', JSON.stringify(cfg)], (line) => cpuWindow.onLine(line))
   try {
     const r = await child.result<ChurnResult>()
-    const cpuPct: number | null = serverCpuPct
+    const cpuPct = cpuWindow.pct
     return {
       ...r, kind: 'churn', serverCpuPct: cpuPct,
       serverUsPerCycle: cpuPct === null || r.cyclesPerSec === 0 ? null : Number(((cpuPct * 1e4) / r.cyclesPerSec).toFixed(1)),

@@ -157,3 +157,26 @@ export function processRssMiB(pid: number): number | undefined {
     return undefined
   }
 }
+
+/**
+ * A server's CPU use over a client's measurement window: feed it the client's output lines; it samples the
+ * server's CPU at the start and end markers (`startMarker`/`endMarker`, the client's MEASURE_START/END).
+ */
+export class ServerCpuWindow {
+  private at: { cpu: number; wall: number } | undefined
+  /** Server CPU in % of one core during the window; null until the window has ended (or off Linux). */
+  pct: number | null = null
+
+  constructor(private readonly pid: number, private readonly startMarker: string, private readonly endMarker: string) {}
+
+  onLine(line: string): void {
+    if (line !== this.startMarker && line !== this.endMarker) return
+    const cpu = processCpuSeconds(this.pid)
+    if (cpu === undefined) return
+    if (line === this.startMarker) this.at = { cpu, wall: performance.now() }
+    else if (this.at !== undefined) {
+      const wall = (performance.now() - this.at.wall) / 1000
+      this.pct = wall > 0 ? Number((((cpu - this.at.cpu) / wall) * 100).toFixed(1)) : null
+    }
+  }
+}
