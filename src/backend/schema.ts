@@ -5,10 +5,14 @@
  * - `meta`: store counters and identity.
  * - `lease`: one record per lease. Key = 8-byte big-endian lease ID, value = encoded leasepb.Lease (ID, TTL).
  * - `alarm`: raised alarms. Key = encoded etcdserverpb.AlarmMember, value empty (as etcd stores them).
+ * - `auth`: the enabled flag (`authEnabled` = 1 byte, 1 or 0) and the auth revision (`authRevision`, 8-byte
+ *   big-endian), as etcd's `auth` bucket.
+ * - `authUsers`: one record per user. Key = user name, value = encoded authpb.User (password as a bcrypt hash).
+ * - `authRoles`: one record per role. Key = role name, value = encoded authpb.Role.
  */
-export type Bucket = 'key' | 'meta' | 'lease' | 'alarm'
+export type Bucket = 'key' | 'meta' | 'lease' | 'alarm' | 'auth' | 'authUsers' | 'authRoles'
 
-export const BUCKETS: readonly Bucket[] = ['key', 'meta', 'lease', 'alarm']
+export const BUCKETS: readonly Bucket[] = ['key', 'meta', 'lease', 'alarm', 'auth', 'authUsers', 'authRoles']
 
 /**
  * The key prefix of each bucket. Prefix bytes rather than abstract-level sublevels: a sublevel re-encodes
@@ -20,6 +24,9 @@ export const BUCKET_PREFIX: Readonly<Record<Bucket, number>> = {
   meta: 0x6d /* m */,
   lease: 0x6c /* l */,
   alarm: 0x61 /* a */,
+  auth: 0x41 /* A */,
+  authUsers: 0x55 /* U */,
+  authRoles: 0x52 /* R */,
 }
 
 const ascii = (s: string): Uint8Array => Buffer.from(s, 'latin1')

@@ -7,6 +7,7 @@ import { parseRetention } from '../etcdserver/auto-compactor.js'
 import { LockServer } from '../etcdserver/v3lock.js'
 import { restoreSnapshot, restoreSnapshotToDir } from '../etcdserver/snapshot.js'
 import { ElectionServer } from '../etcdserver/v3election.js'
+import { asCaller } from '../etcdserver/concurrency.js'
 import type {
   CompactionRequest, CompactionResponse, DeleteRangeRequest, DeleteRangeResponse, LeaseGrantRequest,
   LeaseGrantResponse, LeaseKeepAliveRequest, LeaseKeepAliveResponse, LeaseLeasesResponse, LeaseRevokeRequest,
@@ -14,14 +15,25 @@ import type {
   RangeResponse, TxnRequest, TxnResponse, LockRequest, LockResponse, UnlockRequest, UnlockResponse, CampaignRequest,
   CampaignResponse, ProclaimRequest, ProclaimResponse, LeaderRequest, LeaderResponse, ResignRequest, ResignResponse,
   StatusResponse, HashResponse, HashKVRequest, HashKVResponse, AlarmRequest, AlarmResponse, AlarmMember,
-  MoveLeaderRequest, MemberListResponse,
+  MoveLeaderRequest, MemberListResponse, CallCredentials, AuthenticateRequest, AuthenticateResponse,
+  AuthEnableResponse, AuthDisableResponse, AuthStatusResponse, AuthHeaderResponse, AuthUserAddRequest,
+  AuthUserGetRequest, AuthUserGetResponse, AuthUserListResponse, AuthUserDeleteRequest, AuthUserChangePasswordRequest,
+  AuthUserGrantRoleRequest, AuthUserRevokeRoleRequest, AuthRoleAddRequest, AuthRoleGetRequest, AuthRoleGetResponse,
+  AuthRoleListResponse, AuthRoleDeleteRequest, AuthRoleGrantPermissionRequest, AuthRoleRevokePermissionRequest,
 } from '../etcdserver/types.js'
-import { GrpcServer } from '../grpc/server.js'
+import { GrpcServer, type TlsServerOptions } from '../grpc/server.js'
 import { silentLogger, type Logger } from '../pkg/logger.js'
-import { ETCD_DEFAULTS, type EtcdOptions, type LevelDb, type ListenOptions } from './options.js'
+import { ETCD_DEFAULTS, type EtcdOptions, type LevelDb, type ListenOptions, type ListenTlsOptions } from './options.js'
 import { Watcher, WatchStream, type WatchOptions } from './watch.js'
 import { LeaseKeepAlive, type LeaseKeepAliveOptions } from './lease.js'
 import { HttpListener, httpHandler } from './http.js'
+
+// ---- TLS ----
+/** ListenOptions.tls as the gRPC server takes it. */
+function toTlsServerOptions(t: ListenTlsOptions): TlsServerOptions {
+  return { cert: t.cert, key: t.key, ...(t.trustedCa === undefined ? {} : { ca: t.trustedCa }), clientCertAuth: t.clientCertAuth ?? false }
+}
+// ---- end TLS ----
 
 /** A bound gRPC listener. */
 export interface Listener {
@@ -48,20 +60,36 @@ export class Etcd implements AsyncDisposable {
   private readonly electionServer: ElectionServer
   /** Client URLs were given (advertiseClientUrls): listen() does not add its own to MemberList. */
   private readonly advertised: boolean
+  /** What every call of this view carries (see withToken); undefined for the Etcd openEtcd() returns. */
+  private readonly creds: CallCredentials | undefined
+  /** The Etcd this is a view of: listeners and close() are its. */
+  private readonly parent: Etcd | undefined
 
   /** @internal use openEtcd() */
-  constructor(server: EtcdServer, logger: Logger, maxRequestBytes: number, advertised = false) {
+  constructor(server: EtcdServer, logger: Logger, maxRequestBytes: number, advertised = false, creds?: CallCredentials, parent?: Etcd) {
     this.server = server
     this.advertised = advertised
-    this.lockServer = new LockServer(server)
-    this.electionServer = new ElectionServer(server)
+    this.creds = creds
+    this.parent = parent
+    this.lockServer = new LockServer(asCaller(server, creds))
+    this.electionServer = new ElectionServer(asCaller(server, creds))
     this.logger = logger
     this.maxRequestBytes = maxRequestBytes
   }
 
+  /**
+   * A view of this server whose every call carries `token` (from authenticate()), exactly as a gRPC call with
+   * `token` metadata: the token's user and its permissions apply, and a token that has expired or been
+   * invalidated fails with INVALID_AUTH_TOKEN. The view shares the server: listen() and close() act on it.
+   */
+  withToken(token: string): Etcd {
+    const root = this.parent ?? this
+    return new Etcd(this.server, this.logger, this.maxRequestBytes, this.advertised, { token }, root)
+  }
+
   /** Keys in [key, rangeEnd) (see RangeRequest); rejects with etcd's errors as EtcdError. */
   range(req: RangeRequest): Promise<RangeResponse> {
-    return this.sync(() => this.server.range(req))
+    return this.sync(() => this.server.range(req, this.creds))
   }
 
   /** Run a synchronous server call; its errors still arrive as rejections, like every other call's. */
@@ -75,19 +103,19 @@ export class Etcd implements AsyncDisposable {
 
   /** Put a key; resolves once the write is durable. */
   put(req: PutRequest): Promise<PutResponse> {
-    return this.server.put(req)
+    return this.server.put(req, this.creds)
   }
 
   deleteRange(req: DeleteRangeRequest): Promise<DeleteRangeResponse> {
-    return this.server.deleteRange(req)
+    return this.server.deleteRange(req, this.creds)
   }
 
   txn(req: TxnRequest): Promise<TxnResponse> {
-    return this.server.txn(req)
+    return this.server.txn(req, this.creds)
   }
 
   compact(req: CompactionRequest): Promise<CompactionResponse> {
-    return this.server.compact(req)
+    return this.server.compact(req, this.creds)
   }
 
   /**
@@ -95,7 +123,7 @@ export class Etcd implements AsyncDisposable {
    * out, many watchers per stream). Throws once closed.
    */
   watchStream(): WatchStream {
-    return new WatchStream(this.server)
+    return new WatchStream(this.server, undefined, this.creds)
   }
 
   /**
@@ -103,7 +131,7 @@ export class Etcd implements AsyncDisposable {
    * signal, compaction past it, or close(). Throws etcd's error for an empty range or a negative revision.
    */
   watch(opts: WatchOptions): Watcher {
-    return new Watcher(this.server, opts)
+    return new Watcher(this.server, opts, this.creds)
   }
 
   // ---- Lease (embedded) ----
@@ -113,12 +141,12 @@ export class Etcd implements AsyncDisposable {
    * Rejects with LEASE_EXISTS or LEASE_TTL_TOO_LARGE.
    */
   leaseGrant(req: LeaseGrantRequest): Promise<LeaseGrantResponse> {
-    return this.server.leaseGrant(req)
+    return this.server.leaseGrant(req, this.creds)
   }
 
   /** Revoke a lease and delete its keys (one revision). Rejects with LEASE_NOT_FOUND. */
   leaseRevoke(req: LeaseRevokeRequest): Promise<LeaseRevokeResponse> {
-    return this.server.leaseRevoke(req)
+    return this.server.leaseRevoke(req, this.creds)
   }
 
   /** Renew a lease once (one LeaseKeepAlive message): TTL is the granted TTL, or 0 if the lease is gone. */
@@ -136,7 +164,7 @@ export class Etcd implements AsyncDisposable {
 
   /** Seconds left on a lease (TTL -1 if it does not exist), its granted TTL and, with `keys`, its keys. */
   leaseTimeToLive(req: LeaseTimeToLiveRequest): Promise<LeaseTimeToLiveResponse> {
-    return this.sync(() => this.server.leaseTimeToLive(req))
+    return this.sync(() => this.server.leaseTimeToLive(req, this.creds))
   }
 
   /** Every live lease. */
@@ -194,7 +222,7 @@ export class Etcd implements AsyncDisposable {
 
   /** CRC-32C over the whole backend (etcd's Hash). */
   hash(): Promise<HashResponse> {
-    return this.server.maintenance.hash()
+    return this.server.maintenance.hash(this.creds)
   }
 
   /**
@@ -202,12 +230,12 @@ export class Etcd implements AsyncDisposable {
    * real etcd's for the same history and stable across restarts. Rejects with COMPACTED or FUTURE_REV.
    */
   hashKV(req: HashKVRequest = {}): Promise<HashKVResponse> {
-    return this.server.maintenance.hashKV(req)
+    return this.server.maintenance.hashKV(req, this.creds)
   }
 
   /** Reclaim space: compacts LevelDB (classic-level) and measures the size again. */
   defragment(): Promise<void> {
-    return this.server.maintenance.defragment()
+    return this.server.maintenance.defragment(this.creds)
   }
 
   /**
@@ -216,17 +244,17 @@ export class Etcd implements AsyncDisposable {
    * `etcdlite --restore-snapshot`. `break` or the signal stops it; close() ends it with STOPPED.
    */
   async *snapshot(opts: { readonly signal?: AbortSignal } = {}): AsyncGenerator<Uint8Array> {
-    for await (const chunk of this.server.maintenance.snapshot(opts.signal)) yield chunk.blob
+    for await (const chunk of this.server.maintenance.snapshot(opts.signal, this.creds)) yield chunk.blob
   }
 
   /** etcd's Alarm RPC: GET, ACTIVATE or DEACTIVATE an alarm (see AlarmRequest). */
   alarm(req: AlarmRequest): Promise<AlarmResponse> {
-    return this.server.maintenance.alarm(req)
+    return this.server.maintenance.alarm(req, this.creds)
   }
 
   /** Every raised alarm (`etcdctl alarm list`). */
   async alarmList(): Promise<AlarmMember[]> {
-    return (await this.server.maintenance.alarm({ action: 'GET' })).alarms
+    return (await this.server.maintenance.alarm({ action: 'GET' }, this.creds)).alarms
   }
 
   /**
@@ -236,8 +264,8 @@ export class Etcd implements AsyncDisposable {
   async alarmDisarm(): Promise<AlarmMember[]> {
     const m = this.server.maintenance
     const cleared: AlarmMember[] = []
-    for (const a of (await m.alarm({ action: 'GET' })).alarms) {
-      cleared.push(...(await m.alarm({ action: 'DEACTIVATE', memberId: a.memberId, alarm: a.alarm })).alarms)
+    for (const a of (await m.alarm({ action: 'GET' }, this.creds)).alarms) {
+      cleared.push(...(await m.alarm({ action: 'DEACTIVATE', memberId: a.memberId, alarm: a.alarm }, this.creds)).alarms)
     }
     return cleared
   }
@@ -282,6 +310,88 @@ export class Etcd implements AsyncDisposable {
 
   // ---- end Maintenance and Cluster ----
 
+  // ---- Auth (embedded): the Auth service; admin calls need a root view once auth is on ----
+
+  /**
+   * Exchange a name and password for a token; use it with withToken(). Rejects with AUTH_NOT_ENABLED while
+   * auth is off, AUTH_FAILED for an unknown user or a wrong password.
+   */
+  authenticate(req: AuthenticateRequest): Promise<AuthenticateResponse> {
+    return this.server.auth.authenticate(req, this.creds)
+  }
+
+  /** Turn auth on: needs user root with role root (AUTH_ROOT_USER_NOT_EXIST, AUTH_ROOT_ROLE_NOT_EXIST). */
+  authEnable(): Promise<AuthEnableResponse> {
+    return this.server.auth.authEnable(this.creds)
+  }
+
+  /** Turn auth off; every token stops working. */
+  authDisable(): Promise<AuthDisableResponse> {
+    return this.server.auth.authDisable(this.creds)
+  }
+
+  /** Whether auth is on, and the auth revision. */
+  authStatus(): Promise<AuthStatusResponse> {
+    return this.server.auth.authStatus(this.creds)
+  }
+
+  /** Add a user; `options.noPassword` adds one that can only act through a client certificate's CN. */
+  userAdd(req: AuthUserAddRequest): Promise<AuthHeaderResponse> {
+    return this.server.auth.userAdd(req, this.creds)
+  }
+
+  /** A user's roles (root, or the user itself). */
+  userGet(req: AuthUserGetRequest): Promise<AuthUserGetResponse> {
+    return this.server.auth.userGet(req, this.creds)
+  }
+
+  userList(): Promise<AuthUserListResponse> {
+    return this.server.auth.userList(this.creds)
+  }
+
+  userDelete(req: AuthUserDeleteRequest): Promise<AuthHeaderResponse> {
+    return this.server.auth.userDelete(req, this.creds)
+  }
+
+  userChangePassword(req: AuthUserChangePasswordRequest): Promise<AuthHeaderResponse> {
+    return this.server.auth.userChangePassword(req, this.creds)
+  }
+
+  userGrantRole(req: AuthUserGrantRoleRequest): Promise<AuthHeaderResponse> {
+    return this.server.auth.userGrantRole(req, this.creds)
+  }
+
+  userRevokeRole(req: AuthUserRevokeRoleRequest): Promise<AuthHeaderResponse> {
+    return this.server.auth.userRevokeRole(req, this.creds)
+  }
+
+  roleAdd(req: AuthRoleAddRequest): Promise<AuthHeaderResponse> {
+    return this.server.auth.roleAdd(req, this.creds)
+  }
+
+  /** A role's permissions (root, or a holder of the role). */
+  roleGet(req: AuthRoleGetRequest): Promise<AuthRoleGetResponse> {
+    return this.server.auth.roleGet(req, this.creds)
+  }
+
+  roleList(): Promise<AuthRoleListResponse> {
+    return this.server.auth.roleList(this.creds)
+  }
+
+  roleDelete(req: AuthRoleDeleteRequest): Promise<AuthHeaderResponse> {
+    return this.server.auth.roleDelete(req, this.creds)
+  }
+
+  /** Grant READ, WRITE or READWRITE over a key (rangeEnd empty), a range, or every key from `key` (rangeEnd "\0"). */
+  roleGrantPermission(req: AuthRoleGrantPermissionRequest): Promise<AuthHeaderResponse> {
+    return this.server.auth.roleGrantPermission(req, this.creds)
+  }
+
+  roleRevokePermission(req: AuthRoleRevokePermissionRequest): Promise<AuthHeaderResponse> {
+    return this.server.auth.roleRevokePermission(req, this.creds)
+  }
+  // ---- end Auth ----
+
   // ---- HTTP: metrics and health listeners ----
   /** close() of every listenMetrics() listener; close() awaits them. */
   private readonly metricsClosers: (() => Promise<void>)[] = []
@@ -292,6 +402,7 @@ export class Etcd implements AsyncDisposable {
    * of listen() serves the same endpoints (and /version) without this. Closed by close().
    */
   async listenMetrics(opts: ListenOptions = {}): Promise<Listener> {
+    if (this.parent !== undefined) return this.parent.listenMetrics(opts)
     if (this.closing !== undefined) throw new Error('etcdlite: listenMetrics() after close()')
     const l = await HttpListener.listen(httpHandler(this.server, 'metrics'), opts.host ?? '127.0.0.1', opts.port ?? 2381)
     if (this.closing !== undefined) {
@@ -305,25 +416,32 @@ export class Etcd implements AsyncDisposable {
 
   /** Serve the etcd v3 gRPC API on host:port (port 0 picks a free port). */
   async listen(opts: ListenOptions = {}): Promise<Listener> {
+    if (this.parent !== undefined) return this.parent.listen(opts)
     if (this.closing !== undefined) throw new Error('etcdlite: listen() after close()')
     const grpc = new GrpcServer(this.server, {
       maxRequestBytes: this.maxRequestBytes,
       report: (err) => this.logger.error('unexpected error serving a request', { error: err }),
       // The client port also answers /health, /metrics and /version over HTTP/1.1, as etcd's does.
       http: httpHandler(this.server, 'client'),
+      // ---- TLS ----
+      ...(opts.tls === undefined ? {} : { tls: toTlsServerOptions(opts.tls) }),
+      // ---- end TLS ----
     })
     this.grpcServers.push(grpc)
     const { host, port } = await grpc.bind(opts.host ?? '127.0.0.1', opts.port ?? 2379)
     const endpoint = host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`
     if (!this.advertised) {
       const m = this.server.member
-      this.server.member = { ...m, clientUrls: [...m.clientUrls, `http://${endpoint}`] }
+      // ---- TLS ---- (a TLS listener is advertised as https://)
+      this.server.member = { ...m, clientUrls: [...m.clientUrls, `${opts.tls === undefined ? 'http' : 'https'}://${endpoint}`] }
+      // ---- end TLS ----
     }
     return { host, port, endpoint }
   }
 
   /** Stop serving (calls in flight finish), then close the store and database. */
   close(): Promise<void> {
+    if (this.parent !== undefined) return this.parent.close()
     this.closing ??= (async () => {
       await Promise.all(this.grpcServers.map((s) => s.shutdown()))
       await Promise.all(this.metricsClosers.map((c) => c()))
@@ -340,6 +458,8 @@ export class Etcd implements AsyncDisposable {
 /** Open an etcdlite store: on disk (default), in memory, or over a given abstract-level database. */
 export async function openEtcd(opts: EtcdOptions = {}): Promise<Etcd> {
   const o = { ...ETCD_DEFAULTS, ...opts }
+  // A JavaScript caller can pass anything; etcd's 'jwt' provider is not implemented.
+  if ((o.authToken as string) !== 'simple') throw new Error(`etcdlite: unsupported auth token provider "${String(o.authToken)}" (only "simple")`)
   const db: LevelDb =
     opts.db ??
     (o.memory
@@ -359,6 +479,7 @@ export async function openEtcd(opts: EtcdOptions = {}): Promise<Etcd> {
       maintenance: { quotaBackendBytes: o.quotaBackendBytes, etcdVersion: o.etcdVersion },
       member: { name: o.name, peerUrls: o.peerUrls, clientUrls: o.advertiseClientUrls ?? [] },
       autoCompaction: parseRetention(o.autoCompactionMode, o.autoCompactionRetention),
+      auth: { tokenTtlMs: o.authTokenTtl * 1000, bcryptCost: o.bcryptCost },
     })
     return new Etcd(server, logger, o.maxRequestBytes, opts.advertiseClientUrls !== undefined)
   } catch (err) {

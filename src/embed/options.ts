@@ -60,6 +60,17 @@ export interface EtcdOptions {
   readonly peerUrls?: readonly string[]
   /** Client URLs MemberList shows. Default: the URLs of the gRPC listeners bound by listen(). */
   readonly advertiseClientUrls?: readonly string[]
+  // ---- Auth options ----
+  /**
+   * The token provider (etcd's --auth-token): 'simple', random tokens kept in memory, valid until unused for
+   * authTokenTtl. etcd's 'jwt' is not supported. Default 'simple'.
+   */
+  readonly authToken?: 'simple'
+  /** Seconds a simple token stays valid after its last use (etcd's --auth-token-ttl). Default 300. */
+  readonly authTokenTtl?: number
+  /** bcrypt cost of stored passwords, 4..31 (etcd's --bcrypt-cost; out of range: 10). Default 10. */
+  readonly bcryptCost?: number
+  // ---- end Auth options ----
 }
 
 export const ETCD_DEFAULTS = {
@@ -77,6 +88,9 @@ export const ETCD_DEFAULTS = {
   autoCompactionRetention: '0',
   name: 'default',
   peerUrls: ['http://localhost:2380'],
+  authToken: 'simple',
+  authTokenTtl: 300,
+  bcryptCost: 10,
 } as const
 
 export interface ListenOptions {
@@ -84,4 +98,30 @@ export interface ListenOptions {
   readonly host?: string
   /** Port; 0 picks a free one. Default 2379. */
   readonly port?: number
+  /** Serve TLS (an https:// client URL); see ListenTlsOptions. Default: plaintext. */
+  readonly tls?: ListenTlsOptions
 }
+
+// ---- TLS ----
+/**
+ * TLS for one listener, as etcd's client TLS flags (PEM text or Buffers, not file names). gRPC and HTTPS
+ * (/health, /metrics, /version) share the port, and MemberList advertises the listener as https://.
+ */
+export interface ListenTlsOptions {
+  /** The server certificate chain, PEM (etcd's --cert-file). */
+  readonly cert: string | Buffer
+  /** Its private key, PEM (etcd's --key-file). */
+  readonly key: string | Buffer
+  /**
+   * PEM of the CAs client certificates must chain to (etcd's --trusted-ca-file). As in etcd, giving it
+   * makes every client present a certificate that verifies against it, even without clientCertAuth.
+   */
+  readonly trustedCa?: string | Buffer
+  /**
+   * Require a verified client certificate, whose common name then acts as the user of calls that send no
+   * token while auth is enabled (etcd's --client-cert-auth). Without trustedCa, certificates verify against
+   * Node's bundled root CAs. Default false.
+   */
+  readonly clientCertAuth?: boolean
+}
+// ---- end TLS ----

@@ -2,7 +2,7 @@
 // convenience (Watcher). Both are async iterables with bounded buffering: when the consumer falls behind,
 // its watchers become victims and later catch up from the store, as over gRPC.
 import type { EtcdServer } from '../etcdserver/etcd-server.js'
-import type { WatchFilter, WatchRequest, WatchResponse } from '../etcdserver/types.js'
+import type { CallCredentials, WatchFilter, WatchRequest, WatchResponse } from '../etcdserver/types.js'
 import { normalizeWatchCreate, WATCH_CHAN_BUF_LEN, type ServerWatchStream } from '../etcdserver/watch.js'
 import { AsyncQueue } from '../pkg/async-queue.js'
 import { prefixEnd } from '../pkg/bytes.js'
@@ -24,7 +24,7 @@ export class WatchStream implements AsyncIterableIterator<WatchResponse>, AsyncD
   private resolveClosed!: () => void
 
   /** @internal use Etcd.watchStream() */
-  constructor(server: EtcdServer, buffer = WATCH_STREAM_BUFFER) {
+  constructor(server: EtcdServer, buffer = WATCH_STREAM_BUFFER, creds?: CallCredentials) {
     this.closed = new Promise((resolve) => (this.resolveClosed = resolve))
     this.queue = new AsyncQueue({ capacity: buffer, onSpace: () => server.watchable.kickVictims() })
     this.stream = server.newWatchStream({
@@ -32,7 +32,7 @@ export class WatchStream implements AsyncIterableIterator<WatchResponse>, AsyncD
       trySend: (r) => this.queue.tryPush(r),
       sendControl: (r) => this.queue.pushForce(r),
       end: () => this.finish(),
-    })
+    }, creds)
   }
 
   /** Send a request; throws once the stream is closed. */
@@ -112,12 +112,13 @@ export class Watcher implements AsyncIterableIterator<WatchResponse>, AsyncDispo
   private readonly onAbort = (): void => this.finish({ reason: 'aborted' })
 
   /** @internal use Etcd.watch(). Throws etcd's errors for an empty range or a negative start revision. */
-  constructor(server: EtcdServer, o: WatchOptions) {
+  constructor(server: EtcdServer, o: WatchOptions, creds?: CallCredentials) {
     const rangeEnd = o.prefix === true ? prefixEnd(o.key) : o.rangeEnd
     // The stream would refuse these in-band; an embedded caller gets the error at once instead.
+    server.checkWatchPermitted(creds, o.key.length === 0 ? Uint8Array.of(0) : o.key, rangeEnd ?? new Uint8Array(0))
     normalizeWatchCreate({ key: o.key, ...(rangeEnd === undefined ? {} : { rangeEnd }), startRevision: o.startRevision ?? 0 })
     this.closed = new Promise((resolve) => (this.resolveClosed = resolve))
-    this.stream = new WatchStream(server)
+    this.stream = new WatchStream(server, WATCH_STREAM_BUFFER, creds)
     this.signal = o.signal
     if (o.signal?.aborted === true) {
       this.finish({ reason: 'aborted' })

@@ -7,6 +7,8 @@ export interface ClientUrl {
   readonly url: string
   readonly host: string
   readonly port: number
+  /** TLS: an https:// URL. */
+  readonly secure: boolean
 }
 
 export interface Config {
@@ -38,7 +40,45 @@ export interface Config {
   readonly etcdVersion: string
   /** Start from this snapshot file (etcdctl snapshot save): restored into a new data dir, or into memory. */
   readonly restoreSnapshot: string | undefined
+  // ---- Auth flags ----
+  /** Seconds a simple token lives after its last use. */
+  readonly authTokenTtl: number
+  /** bcrypt cost of stored passwords. */
+  readonly bcryptCost: number
+  // ---- end Auth flags ----
+  // ---- TLS ----
+  /** Client TLS flags; they apply to the https:// client URLs only. */
+  readonly clientTls: ClientTlsFlags
+  // ---- end TLS ----
 }
+
+// ---- TLS ----
+/** etcd's ClientTLSInfo flags: file paths ('' when not given). */
+export interface ClientTlsFlags {
+  readonly certFile: string
+  readonly keyFile: string
+  readonly trustedCaFile: string
+  readonly clientCertAuth: boolean
+}
+
+/**
+ * etcd's rules for the client TLS flags, checked before anything starts (etcd checks them as it opens its
+ * listeners, with these messages): an https:// listen URL needs --cert-file or --key-file (etcd's
+ * configureClientListeners), and then both (TLSInfo.baseConfig). http:// URLs ignore the flags (etcd warns:
+ * etcd-main.ts does too).
+ */
+function checkClientTls(listen: readonly ClientUrl[], t: ClientTlsFlags): void {
+  for (const u of listen) {
+    if (!u.secure) continue
+    if (t.certFile === '' && t.keyFile === '') {
+      throw new UsageError(`TLS key/cert (--cert-file, --key-file) must be provided for client url ${u.url} with HTTPS scheme`)
+    }
+    if (t.certFile === '' || t.keyFile === '') {
+      throw new UsageError(`KeyFile and CertFile must both be present[key: ${t.keyFile}, cert: ${t.certFile}]`)
+    }
+  }
+}
+// ---- end TLS ----
 
 export type ParseResult = { readonly kind: 'run'; readonly config: Config } | { readonly kind: 'help' } | { readonly kind: 'version' }
 
@@ -71,6 +111,17 @@ export const FLAGS: Readonly<Record<string, FlagSpec>> = {
   'auto-compaction-retention': { type: 'string', def: '0', help: 'Auto compaction retention for mvcc key value store. 0 means disable auto compaction.' },
   'listen-metrics-urls': { type: 'string', def: '', help: 'List of URLs to listen on for the metrics and health endpoints.' },
   'etcd-version': { type: 'string', def: '3.5.17', help: 'The etcd version Status reports to clients (etcdlite only).' },
+  // ---- Auth flags ----
+  'auth-token': { type: 'string', def: 'simple', help: "Specify a v3 authentication token type and its options ('simple'; etcd's 'jwt' is not supported)." },
+  'auth-token-ttl': { type: 'uint', def: '300', help: 'Time (in seconds) of the auth-token-ttl.' },
+  'bcrypt-cost': { type: 'uint', def: '10', help: 'Specify the cost / strength of the bcrypt algorithm for hashing auth passwords. Valid values are between 4 and 31.' },
+  // ---- end Auth flags ----
+  // ---- TLS ----
+  'cert-file': { type: 'string', def: '', help: 'Path to the client server TLS cert file.' },
+  'key-file': { type: 'string', def: '', help: 'Path to the client server TLS key file.' },
+  'client-cert-auth': { type: 'bool', def: 'false', help: 'Enable client cert authentication.' },
+  'trusted-ca-file': { type: 'string', def: '', help: 'Path to the client server TLS trusted CA cert file.' },
+  // ---- end TLS ----
   'restore-snapshot': { type: 'string', def: '', help: "Start from this snapshot file (written by 'etcdctl snapshot save'): its data is restored into --data-dir, which must not exist or be empty, or into memory with --memory (etcdlite only)." },
 }
 
@@ -97,20 +148,22 @@ export function usage(): string {
   return lines.join('\n') + '\n'
 }
 
-function parseUrl(raw: string, flag: string): ClientUrl {
+function parseUrl(raw: string, flag: string, allowHttps = true): ClientUrl {
   let u: URL
   try {
     u = new URL(raw)
   } catch {
     throw new UsageError(`invalid value "${raw}" for flag --${flag}: not a URL`)
   }
-  if (u.protocol !== 'http:') {
-    throw new UsageError(`invalid value "${raw}" for flag --${flag}: only http:// client URLs are supported (TLS is not supported yet)`)
+  // ---- TLS ---- (https:// client URLs; the metrics listeners stay plaintext)
+  if (u.protocol !== 'http:' && !(allowHttps && u.protocol === 'https:')) {
+    throw new UsageError(`invalid value "${raw}" for flag --${flag}: only ${allowHttps ? 'http:// and https://' : 'http://'} URLs are supported`)
   }
+  // ---- end TLS ----
   if (u.port === '') throw new UsageError(`invalid value "${raw}" for flag --${flag}: missing port in address`)
   if (u.pathname !== '/' && u.pathname !== '') throw new UsageError(`invalid value "${raw}" for flag --${flag}: URL must not have a path`)
   const host = u.hostname.startsWith('[') ? u.hostname.slice(1, -1) : u.hostname
-  return { url: raw, host, port: Number(u.port) }
+  return { url: raw, host, port: Number(u.port), secure: u.protocol === 'https:' }
 }
 
 function parseUint(v: string, flag: string): number {
@@ -187,8 +240,26 @@ export function parseArgs(argv: readonly string[]): ParseResult {
     throw e
   }
   const peers = (str('initial-advertise-peer-urls') ?? 'http://localhost:2380').split(',').map((u) => u.trim())
+  // ---- Auth flags ----
+  // etcd's NewTokenProvider: the type, then comma-separated name=value options (simple takes none it uses).
+  const authToken = str('auth-token') ?? 'simple'
+  const tokenType = authToken.split(',')[0]
+  if (tokenType === 'jwt') throw new UsageError('--auth-token jwt is not supported by etcdlite; use simple')
+  if (tokenType !== 'simple' || authToken.split(',').slice(1).some((o) => o.split('=').length !== 2)) {
+    throw new UsageError('auth: invalid auth options')
+  }
+  // ---- end Auth flags ----
+  // ---- TLS ----
+  const clientTls: ClientTlsFlags = {
+    certFile: str('cert-file') ?? '',
+    keyFile: str('key-file') ?? '',
+    trustedCaFile: str('trusted-ca-file') ?? '',
+    clientCertAuth: parseBool(str('client-cert-auth') ?? 'false', 'client-cert-auth'),
+  }
+  checkClientTls(listen, clientTls)
+  // ---- end TLS ----
   const metricsRaw = str('listen-metrics-urls') ?? ''
-  const listenMetricsUrls = metricsRaw === '' ? [] : metricsRaw.split(',').map((u) => parseUrl(u.trim(), 'listen-metrics-urls'))
+  const listenMetricsUrls = metricsRaw === '' ? [] : metricsRaw.split(',').map((u) => parseUrl(u.trim(), 'listen-metrics-urls', false))
   return {
     kind: 'run',
     config: {
@@ -211,6 +282,9 @@ export function parseArgs(argv: readonly string[]): ParseResult {
       listenMetricsUrls,
       etcdVersion: str('etcd-version') ?? '3.5.17',
       restoreSnapshot: str('restore-snapshot') || undefined,
+      authTokenTtl: parseUint(str('auth-token-ttl') ?? '300', 'auth-token-ttl'),
+      bcryptCost: parseUint(str('bcrypt-cost') ?? '10', 'bcrypt-cost'),
+      clientTls,
     },
   }
 }

@@ -1,7 +1,9 @@
 // The etcdlite command: parse flags, open the store, serve, stop cleanly on SIGINT/SIGTERM.
 import { readFileSync } from 'node:fs'
+import { readFile } from 'node:fs/promises'
 import { Etcd, openEtcd } from '../embed/etcd.js'
-import { createLogger } from '../pkg/logger.js'
+import { createLogger, type Logger } from '../pkg/logger.js'
+import type { ListenTlsOptions } from '../embed/options.js'
 import { parseArgs, usage, UsageError, type Config } from './config.js'
 
 function version(): string {
@@ -41,6 +43,39 @@ export async function main(argv: readonly string[]): Promise<number> {
   return serve(parsed.config)
 }
 
+// ---- TLS ----
+/**
+ * Read the client TLS files for the https:// listeners (undefined if there are none), and warn about the
+ * flags http:// listeners ignore, with etcd's messages. A file that cannot be read fails as etcd's does:
+ * `open <path>: no such file or directory`.
+ */
+async function clientTlsFor(cfg: Config, logger: Logger): Promise<ListenTlsOptions | undefined> {
+  const t = cfg.clientTls
+  for (const u of cfg.listenClientUrls) {
+    if (u.secure) continue
+    if (t.certFile !== '' || t.keyFile !== '') {
+      logger.warn('scheme is HTTP while key and cert files are present; ignoring key and cert files', { 'client-url': u.url })
+    }
+    if (t.clientCertAuth) {
+      logger.warn('scheme is HTTP while --client-cert-auth is enabled; ignoring client cert auth for this URL', { 'client-url': u.url })
+    }
+  }
+  if (!cfg.listenClientUrls.some((u) => u.secure)) return undefined
+  const read = async (file: string): Promise<Buffer> => {
+    try {
+      return await readFile(file)
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code
+      const why = code === 'ENOENT' ? 'no such file or directory' : code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'is a directory' : undefined
+      throw new Error(why === undefined ? `open ${file}: ${err instanceof Error ? err.message : String(err)}` : `open ${file}: ${why}`, { cause: err })
+    }
+  }
+  const [cert, key, trustedCa] = await Promise.all([read(t.certFile), read(t.keyFile), t.trustedCaFile === '' ? undefined : read(t.trustedCaFile)])
+  logger.info('starting with client TLS', { 'cert-file': t.certFile, 'key-file': t.keyFile, 'trusted-ca': t.trustedCaFile, 'client-cert-auth': t.clientCertAuth })
+  return { cert, key, ...(trustedCa === undefined ? {} : { trustedCa }), clientCertAuth: t.clientCertAuth }
+}
+// ---- end TLS ----
+
 async function serve(cfg: Config): Promise<number> {
   const logger = createLogger(cfg.logLevel)
   let etcd
@@ -56,6 +91,8 @@ async function serve(cfg: Config): Promise<number> {
       leaseRenewOnStartMs: cfg.electionTimeoutMs,
       quotaBackendBytes: cfg.quotaBackendBytes,
       etcdVersion: cfg.etcdVersion,
+      authTokenTtl: cfg.authTokenTtl,
+      bcryptCost: cfg.bcryptCost,
       autoCompactionMode: cfg.autoCompactionMode,
       autoCompactionRetention: cfg.autoCompactionRetention,
       name: cfg.name,
@@ -80,12 +117,17 @@ async function serve(cfg: Config): Promise<number> {
       logger.info('serving metrics', { address: `http://${l.endpoint}/metrics` })
       process.stdout.write(`etcdlite: serving metrics on http://${l.endpoint}/metrics\n`)
     }
+    // ---- TLS ----
+    const tls = await clientTlsFor(cfg, logger)
     for (const u of cfg.listenClientUrls) {
-      const l = await etcd.listen({ host: u.host, port: u.port })
-      bound.push(`http://${l.endpoint}`)
-      logger.info('serving client traffic insecurely', { address: l.endpoint })
-      process.stdout.write(`etcdlite: ready to serve client requests on http://${l.endpoint}\n`)
+      const l = await etcd.listen({ host: u.host, port: u.port, ...(u.secure && tls !== undefined ? { tls } : {}) })
+      const url = `${u.secure ? 'https' : 'http'}://${l.endpoint}`
+      bound.push(url)
+      if (u.secure) logger.info('serving client traffic securely', { address: l.endpoint })
+      else logger.info('serving client traffic insecurely', { address: l.endpoint })
+      process.stdout.write(`etcdlite: ready to serve client requests on ${url}\n`)
     }
+    // ---- end TLS ----
   } catch (err) {
     process.stderr.write(`etcdlite: cannot listen: ${err instanceof Error ? err.message : String(err)}\n`)
     await etcd.close()

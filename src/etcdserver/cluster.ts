@@ -4,7 +4,7 @@
 // MemberAdd, fail with SINGLE_MEMBER.
 import { EtcdError } from '../pkg/errors.js'
 import type {
-  Member, MemberAddRequest, MemberListResponse, MemberPromoteRequest, MemberRemoveRequest, MemberUpdateRequest,
+  CallCredentials, Member, MemberAddRequest, MemberListResponse, MemberPromoteRequest, MemberRemoveRequest, MemberUpdateRequest,
   ResponseHeader,
 } from './types.js'
 
@@ -14,6 +14,8 @@ export interface ClusterMember {
   readonly clusterId: bigint
   readonly raftTerm: number
   readonly member: { readonly name: string; readonly peerUrls: readonly string[]; readonly clientUrls: readonly string[] }
+  /** Throws unless the caller holds the root role (membership changes need it once auth is on). */
+  checkAdmin(creds: CallCredentials | undefined): void
 }
 
 /**
@@ -69,25 +71,29 @@ export class Cluster {
   }
 
   /** Always fails: MEMBER_BAD_URLS for invalid peer URLs (etcd checks them first), else SINGLE_MEMBER. */
-  memberAdd(r: MemberAddRequest): never {
+  memberAdd(r: MemberAddRequest, creds?: CallCredentials): never {
     if (!validPeerUrls(r.peerUrls)) throw new EtcdError('MEMBER_BAD_URLS')
+    this.s.checkAdmin(creds)
     throw new EtcdError('SINGLE_MEMBER')
   }
 
   /** Always fails: MEMBER_NOT_FOUND for an unknown ID, SINGLE_MEMBER for this member. */
-  memberRemove(r: MemberRemoveRequest): never {
+  memberRemove(r: MemberRemoveRequest, creds?: CallCredentials): never {
+    this.s.checkAdmin(creds)
     this.known(r.id)
     throw new EtcdError('SINGLE_MEMBER')
   }
 
   /** Always fails: MEMBER_NOT_FOUND for an unknown ID, SINGLE_MEMBER for this member. */
-  memberUpdate(r: MemberUpdateRequest): never {
+  memberUpdate(r: MemberUpdateRequest, creds?: CallCredentials): never {
+    this.s.checkAdmin(creds)
     this.known(r.id)
     throw new EtcdError('SINGLE_MEMBER')
   }
 
   /** Always fails: MEMBER_NOT_FOUND for an unknown ID; this member is no learner (etcd's answer). */
-  memberPromote(r: MemberPromoteRequest): never {
+  memberPromote(r: MemberPromoteRequest, creds?: CallCredentials): never {
+    this.s.checkAdmin(creds)
     this.known(r.id)
     throw new EtcdError('MEMBER_NOT_LEARNER')
   }

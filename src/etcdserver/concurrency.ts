@@ -7,10 +7,26 @@ import { EtcdError } from '../pkg/errors.js'
 import { CompactedError } from '../mvcc/errors.js'
 import type { EtcdServer } from './etcd-server.js'
 import { WATCH_CHAN_BUF_LEN, type ServerWatchStream, type WatchResponseSink } from './watch.js'
-import type { KeyValue, RangeRequest, RangeResponse, ResponseHeader, ResponseOp, WatchCreateRequest, WatchResponse } from './types.js'
+import type { CallCredentials, KeyValue, RangeRequest, RangeResponse, ResponseHeader, ResponseOp, WatchCreateRequest, WatchResponse } from './types.js'
 
 /** What the lock and election services use of the server. */
 export type ConcurrencyServer = Pick<EtcdServer, 'range' | 'txn' | 'deleteRange' | 'newWatchStream' | 'leaseGrant' | 'watchable'>
+
+/**
+ * The server's calls as a caller with `creds` makes them. v3lock and v3election act for their caller, so the
+ * caller's permissions apply to every key they touch (etcd's v3client passes the caller's context through).
+ */
+export function asCaller(server: EtcdServer, creds: CallCredentials | undefined): ConcurrencyServer {
+  if (creds === undefined) return server
+  return {
+    range: (r) => server.range(r, creds),
+    txn: (r) => server.txn(r, creds),
+    deleteRange: (r) => server.deleteRange(r, creds),
+    newWatchStream: (out) => server.newWatchStream(out, creds),
+    leaseGrant: (r) => server.leaseGrant(r, creds),
+    watchable: server.watchable,
+  }
+}
 
 /** concurrency.defaultSessionTTL: the TTL of the lease a session grants when it is given none. */
 export const DEFAULT_SESSION_TTL = 60

@@ -6,6 +6,8 @@ import { realClock, type Clock } from '../pkg/clock.js'
 import { Ticker } from '../pkg/ticker.js'
 import { IdGenerator } from '../pkg/id-generator.js'
 import { Lessor, type Lease } from '../lease/lessor.js'
+import type { AuthInfo } from '../auth/permission.js'
+import { AuthStore } from '../auth/store.js'
 import { KvStore } from '../mvcc/kvstore.js'
 import type { KV, TxnWrite } from '../mvcc/kv.js'
 import { WatchableStore } from '../mvcc/watchable-store.js'
@@ -15,12 +17,16 @@ import {
 } from './apply.js'
 
 import { AutoCompactor, type CompactionRetention } from './auto-compactor.js'
+import {
+  checkDeleteRangeAuth, checkLeasePuts, checkLeaseTimeToLiveAuth, checkPutAuth, checkRangeAuth, checkTxnAuth,
+} from './apply-auth.js'
+import { Authenticator } from './authenticator.js'
 import { costPut, costTxn, LEASE_OVERHEAD } from './quota.js'
 import { startIdentity, type Identity } from './identity.js'
 import { Maintenance, MAINTENANCE_DEFAULTS, type MaintenanceOptions } from './maintenance.js'
 import { deleteRangeSize, putSize, raftRequestSize, txnSize } from './request-size.js'
 import type {
-  CompactionRequest, CompactionResponse, DeleteRangeRequest, DeleteRangeResponse, LeaseGrantRequest,
+  CallCredentials, CompactionRequest, CompactionResponse, DeleteRangeRequest, DeleteRangeResponse, LeaseGrantRequest,
   LeaseGrantResponse, LeaseKeepAliveRequest, LeaseKeepAliveResponse, LeaseLeasesResponse, LeaseRevokeRequest,
   LeaseRevokeResponse, LeaseTimeToLiveRequest, LeaseTimeToLiveResponse, PutRequest, PutResponse, RangeRequest,
   RangeResponse, ResponseHeader, ResponseOp, TxnRequest, TxnResponse,
@@ -50,6 +56,15 @@ export interface EtcdServerOptions {
   readonly member: MemberInfo
   /** Auto-compaction (parsed --auto-compaction-mode/-retention); undefined: off. */
   readonly autoCompaction?: CompactionRetention | undefined
+  /** Simple tokens' TTL (etcd's --auth-token-ttl) and the bcrypt cost of stored passwords (--bcrypt-cost). */
+  readonly auth: AuthOptions
+}
+
+export interface AuthOptions {
+  /** How long a simple token lives after its last use, in ms (etcd: 300 s). */
+  readonly tokenTtlMs: number
+  /** bcrypt cost of stored passwords, 4..31 (etcd: 10; out of range: 10). */
+  readonly bcryptCost: number
 }
 
 /** This member as MemberList shows it. Client URLs may be filled in once listeners are bound. */
@@ -76,6 +91,7 @@ export const SERVER_DEFAULTS = {
   onBackgroundError: () => undefined,
   maintenance: MAINTENANCE_DEFAULTS,
   member: { name: 'default', peerUrls: ['http://localhost:2380'], clientUrls: [] },
+  auth: { tokenTtlMs: 300_000, bcryptCost: 10 },
 } as const
 
 export class EtcdServer implements WatchServerContext {
@@ -97,6 +113,10 @@ export class EtcdServer implements WatchServerContext {
   readonly lessor: Lessor
   /** Status, hashes, defragment, snapshot, alarms and the quota. */
   readonly maintenance: Maintenance
+  /** Users, roles, permissions, the enabled flag and tokens. */
+  readonly authStore: AuthStore
+  /** The Auth service (enable, authenticate, users and roles), with etcd's permission rules. */
+  readonly auth: Authenticator
   /** This member as MemberList shows it; client URLs are added as listeners bind. */
   member: MemberInfo
   private readonly opts: EtcdServerOptions
@@ -111,10 +131,12 @@ export class EtcdServer implements WatchServerContext {
     kv: KvStore,
     backend: Backend,
     lessor: Lessor,
+    authStore: AuthStore,
     ids: Identity,
     opts: EtcdServerOptions,
   ) {
     this.kv = kv
+    this.authStore = authStore
     this.backend = backend
     this.member = opts.member
     this.memberId = ids.memberId
@@ -139,6 +161,7 @@ export class EtcdServer implements WatchServerContext {
     )
     this.progressTicker.start()
     this.maintenance = new Maintenance(this, opts.maintenance)
+    this.auth = new Authenticator(this)
     // A one-member server becomes leader on every start: leases get their TTL again (etcd's Promote).
     lessor.promote(opts.leaseRenewOnStartMs)
     lessor.startExpiry((leases) => this.revokeExpired(leases))
@@ -165,9 +188,15 @@ export class EtcdServer implements WatchServerContext {
     })
     const kv = await KvStore.open(backend, { leases: lessor })
     lessor.setRangeDeleter(() => kv.write())
+    const authStore = await AuthStore.open(backend, {
+      bcryptCost: opts.auth.bcryptCost,
+      tokenTtlMs: opts.auth.tokenTtlMs,
+      clock: opts.clock,
+      onError: opts.onBackgroundError,
+    })
     const identity = startIdentity(backend)
     await backend.commit()
-    const server = new EtcdServer(kv, backend, lessor, identity, opts)
+    const server = new EtcdServer(kv, backend, lessor, authStore, identity, opts)
     // Raised alarms (NOSPACE) are in force before the first request.
     await server.maintenance.restore()
     return server
@@ -188,37 +217,44 @@ export class EtcdServer implements WatchServerContext {
    * Range. Linearizable and serializable reads alike are served at the newest durable revision, which
    * includes every acknowledged write and nothing that is not yet durable. Synchronous.
    */
-  range(r: RangeRequest): RangeResponse {
+  range(r: RangeRequest, creds?: CallCredentials): RangeResponse {
     this.checkOpen()
     checkRangeRequest(r)
+    checkRangeAuth(this.authStore, this.authInfo(creds), r)
     const view = this.kv.read()
     const resp = applyRange(view, r)
     return { ...resp, header: this.header(view.rev()) }
   }
 
-  put(r: PutRequest): Promise<PutResponse> {
+  put(r: PutRequest, creds?: CallCredentials): Promise<PutResponse> {
     return this.track(async () => {
       checkPutRequest(r)
+      const ai = this.authInfo(creds)
       this.checkSize(putSize(r))
       this.maintenance.checkQuota(costPut(r))
+      checkPutAuth(this.authStore, this.lessor, ai, r)
       const lease = r.lease ?? 0n
       if (lease !== 0n && !this.lessor.exists(lease)) throw new EtcdError('LEASE_NOT_FOUND')
       return this.write((tw) => applyPut(tw, r))
     })
   }
 
-  deleteRange(r: DeleteRangeRequest): Promise<DeleteRangeResponse> {
+  deleteRange(r: DeleteRangeRequest, creds?: CallCredentials): Promise<DeleteRangeResponse> {
     return this.track(async () => {
       checkDeleteRequest(r)
+      const ai = this.authInfo(creds)
       this.checkSize(deleteRangeSize(r))
+      checkDeleteRangeAuth(this.authStore, ai, r)
       return this.write((tw) => applyDeleteRange(tw, r))
     })
   }
 
-  txn(r: TxnRequest): Promise<TxnResponse> {
+  txn(r: TxnRequest, creds?: CallCredentials): Promise<TxnResponse> {
     return this.track(async () => {
       checkTxn(r, this.opts.maxTxnOps)
+      const ai = this.authInfo(creds)
       if (isTxnReadonly(r)) {
+        checkTxnAuth(this.authStore, ai, r)
         const rv = this.kv.read()
         const path = compareToPath(rv, r)
         checkTxnPath(rv, r, path, false, this.leaseExists)
@@ -228,6 +264,7 @@ export class EtcdServer implements WatchServerContext {
       }
       this.checkSize(txnSize(r))
       this.maintenance.checkQuota(costTxn(r))
+      checkTxnAuth(this.authStore, ai, r)
       const tw = this.kv.write()
       let rev: number
       let responses: ResponseOp[]
@@ -246,8 +283,10 @@ export class EtcdServer implements WatchServerContext {
     })
   }
 
-  compact(r: CompactionRequest): Promise<CompactionResponse> {
+  compact(r: CompactionRequest, creds?: CallCredentials): Promise<CompactionResponse> {
     return this.track(async () => {
+      // etcd asks for no permission to compact; the token must still be valid.
+      this.authInfo(creds)
       const { done } = await this.kv.compact(r.revision)
       this.maintenance.noteApplied()
       if (r.physical === true) await done
@@ -260,8 +299,10 @@ export class EtcdServer implements WatchServerContext {
    * Grant a lease. ID 0 (or none): the server picks a random positive ID. A TTL below the minimum is raised
    * to it (the response says so). Resolves once the lease is durable.
    */
-  leaseGrant(r: LeaseGrantRequest): Promise<LeaseGrantResponse> {
+  leaseGrant(r: LeaseGrantRequest, creds?: CallCredentials): Promise<LeaseGrantResponse> {
     return this.track(async () => {
+      // Any user may grant a lease (etcd); the token must be valid.
+      this.authInfo(creds)
       this.maintenance.checkQuota(LEASE_OVERHEAD)
       let id = r.id ?? 0n
       // etcd: the next request ID as a positive int64. The generator never repeats itself, but a lease
@@ -275,8 +316,9 @@ export class EtcdServer implements WatchServerContext {
   }
 
   /** Revoke a lease: its keys are deleted in one txn (one revision). LEASE_NOT_FOUND if unknown. */
-  leaseRevoke(r: LeaseRevokeRequest): Promise<LeaseRevokeResponse> {
+  leaseRevoke(r: LeaseRevokeRequest, creds?: CallCredentials): Promise<LeaseRevokeResponse> {
     return this.track(async () => {
+      checkLeasePuts(this.authStore, this.lessor, this.authInfo(creds), r.id)
       const rev = this.lessor.revoke(r.id)
       this.maintenance.noteApplied()
       await this.kv.sync(rev)
@@ -303,8 +345,9 @@ export class EtcdServer implements WatchServerContext {
   }
 
   /** Time left on a lease, in whole seconds; TTL -1 for an unknown lease (not an error). */
-  leaseTimeToLive(r: LeaseTimeToLiveRequest): LeaseTimeToLiveResponse {
+  leaseTimeToLive(r: LeaseTimeToLiveRequest, creds?: CallCredentials): LeaseTimeToLiveResponse {
     this.checkOpen()
+    if (this.authStore.enabled) checkLeaseTimeToLiveAuth(this.authStore, this.lessor, this.authInfo(creds), r.id)
     const header = this.header(this.kv.durableRev())
     const l = this.lessor.lookup(r.id)
     if (l === undefined) return { header, id: r.id, ttl: -1, grantedTtl: 0, keys: [] }
@@ -340,9 +383,9 @@ export class EtcdServer implements WatchServerContext {
    * Open a watch stream (etcd's Watch RPC without the transport): requests go to `handle()`, responses to
    * `out`. Throws STOPPED once the server is closing.
    */
-  newWatchStream(out: WatchResponseSink): ServerWatchStream {
+  newWatchStream(out: WatchResponseSink, creds?: CallCredentials): ServerWatchStream {
     this.checkOpen()
-    const s = new ServerWatchStream(this, out)
+    const s = new ServerWatchStream(this, out, creds)
     this.watchStreams.add(s)
     return s
   }
@@ -351,6 +394,35 @@ export class EtcdServer implements WatchServerContext {
   streamClosed(s: ServerWatchStream): void {
     this.watchStreams.delete(s)
   }
+
+  /** @internal WatchServerContext */
+  checkWatchPermitted(creds: CallCredentials | undefined, key: Uint8Array, rangeEnd: Uint8Array): void {
+    this.authStore.isRangePermitted(this.authInfo(creds), key, rangeEnd)
+  }
+
+  // ---- Auth: who is calling ----
+
+  /**
+   * Who a call runs as (etcd's AuthInfoFromCtx): the user of its token, else the common name of its verified
+   * client certificate, else nobody. A token that is unknown, expired or malformed fails with
+   * INVALID_AUTH_TOKEN, even while auth is disabled (etcd does the same).
+   */
+  authInfo(creds: CallCredentials | undefined): AuthInfo | undefined {
+    if (creds === undefined) return undefined
+    if (creds.token !== undefined) {
+      const ai = this.authStore.authInfoFromToken(creds.token)
+      if (ai === undefined) throw new EtcdError('INVALID_AUTH_TOKEN')
+      return ai
+    }
+    if (creds.commonName !== undefined) return { username: creds.commonName, revision: this.authStore.revision() }
+    return undefined
+  }
+
+  /** Throws unless the caller holds the root role (no-op while auth is disabled): maintenance, membership, auth admin. */
+  checkAdmin(creds: CallCredentials | undefined): void {
+    this.authStore.isAdminPermitted(this.authInfo(creds))
+  }
+  // ---- end Auth ----
 
   /**
    * Stop taking requests, let those in flight finish, end every watch stream, then close the store and
@@ -363,6 +435,7 @@ export class EtcdServer implements WatchServerContext {
       await this.progressTicker.stop()
       await this.lessor.stop()
       await this.maintenance.close()
+      await this.authStore.close()
       for (const s of [...this.watchStreams]) s.stop()
       await this.watchable.close()
       await this.kv.close()
@@ -398,7 +471,8 @@ export class EtcdServer implements WatchServerContext {
     if (raftRequestSize(size) > this.opts.maxRequestBytes) throw new EtcdError('REQUEST_TOO_LARGE')
   }
 
-  private async track<T>(fn: () => Promise<T>): Promise<T> {
+  /** @internal Run a call the server waits for when it closes (STOPPED once closing). */
+  async track<T>(fn: () => Promise<T>): Promise<T> {
     this.checkOpen()
     this.inflight++
     try {

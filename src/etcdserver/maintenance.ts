@@ -12,7 +12,7 @@ import { hashBackend, hashByRev, type HashSource } from './hash.js'
 import { snapshotStream } from './snapshot.js'
 import type {
   AlarmMember, AlarmRequest, AlarmResponse, HashKVRequest, HashKVResponse, HashResponse, MoveLeaderRequest,
-  SnapshotChunk, StatusResponse,
+  SnapshotChunk, StatusResponse, CallCredentials,
 } from './types.js'
 
 export interface MaintenanceOptions {
@@ -104,13 +104,18 @@ export class Maintenance {
     this.server.backend.put('meta', META.extraIndex, u64(BigInt(this.extraIndex)))
   }
 
+  /** The raft index a one-member etcd would be at: one entry per revision and per applied revisionless request. */
+  raftIndex(): number {
+    return this.server.kv.rev() + this.extraIndex
+  }
+
   /** etcd's Status for this member (header at the newest durable revision). */
   status(): Promise<StatusResponse> {
     return this.track(async () => {
       await this.restored
       const kv = this.server.kv
       const dbSize = this.server.backend.size()
-      const raftIndex = kv.rev() + this.extraIndex
+      const raftIndex = this.raftIndex()
       return {
         header: this.server.header(kv.durableRev()),
         version: this.opts.etcdVersion,
@@ -127,8 +132,9 @@ export class Maintenance {
   }
 
   /** CRC-32C over the whole backend (see hashBackend); header.revision is the current revision. */
-  hash(): Promise<HashResponse> {
+  hash(creds?: CallCredentials): Promise<HashResponse> {
     return this.track(async () => {
+      this.server.checkAdmin(creds)
       const rev = this.server.kv.rev()
       await this.server.kv.sync(rev)
       const hash = await hashBackend(this.server.backend)
@@ -140,16 +146,20 @@ export class Maintenance {
    * etcd's HashKV (HashByRev, see hash.ts): revision 0 or absent hashes up to the current revision; a
    * compacted revision fails with COMPACTED, a future one with FUTURE_REV.
    */
-  hashKV(r: HashKVRequest = {}): Promise<HashKVResponse> {
+  hashKV(r: HashKVRequest = {}, creds?: CallCredentials): Promise<HashKVResponse> {
     return this.track(async () => {
+      this.server.checkAdmin(creds)
       const res = await hashByRev(this.hashSource(), this.server.backend, r.revision ?? 0)
       return { header: this.server.header(res.revision), hash: res.hash, compactRevision: res.compactRevision }
     })
   }
 
   /** Reclaim backend space (see Backend.defragment); allowed while NOSPACE is raised, as in etcd. */
-  defragment(): Promise<void> {
-    return this.track(() => this.server.backend.defragment())
+  defragment(creds?: CallCredentials): Promise<void> {
+    return this.track(async () => {
+      this.server.checkAdmin(creds)
+      await this.server.backend.defragment()
+    })
   }
 
   /**
@@ -157,8 +167,9 @@ export class Maintenance {
    * save` stores. The first chunk's header names the newest revision in it. The stream ends with STOPPED
    * when the server closes, and with the signal's reason when it aborts; breaking out releases it.
    */
-  async *snapshot(signal?: AbortSignal): AsyncGenerator<SnapshotChunk> {
+  async *snapshot(signal?: AbortSignal, creds?: CallCredentials): AsyncGenerator<SnapshotChunk> {
     this.checkOpen()
+    this.server.checkAdmin(creds)
     const ac = new AbortController()
     const onAbort = (): void => ac.abort(signal?.reason)
     signal?.addEventListener('abort', onAbort, { once: true })
@@ -180,8 +191,10 @@ export class Maintenance {
    * answers with it (nothing for type NONE, following etcd-io/etcd#13084); DEACTIVATE clears it and answers
    * with it (nothing if it was not raised). Raising NOSPACE refuses writes until it is cleared.
    */
-  alarm(r: AlarmRequest): Promise<AlarmResponse> {
+  alarm(r: AlarmRequest, creds?: CallCredentials): Promise<AlarmResponse> {
     return this.track(async () => {
+      // No permission needed (etcd); the token must be valid.
+      this.server.authInfo(creds)
       await this.restored
       const alarms = this.loadedAlarms()
       const memberId = r.memberId ?? 0n

@@ -1,5 +1,6 @@
 // Domain requests and responses of the KV API: camelCase, Uint8Array keys and values, number revisions
 // (checked safe at the edge), bigint IDs. Optional request fields default to etcd's proto3 zero values.
+import type { Permission, PermissionType } from '../auth/permission.js'
 import type { KeyValue } from '../mvcc/kv.js'
 import type { WireEvent, WireWatchResponse } from '../pkg/watch-wire.js'
 
@@ -441,3 +442,111 @@ export interface ResignResponse {
   readonly header: ResponseHeader
 }
 // ---- end Lock and Election ----
+
+// ---- Auth (etcd's Auth service; names as rpc.proto and authpb, camelCase) ----
+
+export type { Permission, PermissionType }
+
+export interface AuthEnableResponse {
+  readonly header: ResponseHeader
+}
+export interface AuthDisableResponse {
+  readonly header: ResponseHeader
+}
+export interface AuthStatusResponse {
+  readonly header: ResponseHeader
+  readonly enabled: boolean
+  /** Bumped by every change of users, roles, permissions or the enabled flag. */
+  readonly authRevision: number
+}
+export interface AuthenticateRequest {
+  readonly name: string
+  readonly password: string
+}
+export interface AuthenticateResponse {
+  readonly header: ResponseHeader
+  /** Send it as the `token` metadata (embedded: `etcd.withToken(token)`). */
+  readonly token: string
+}
+export interface AuthUserAddRequest {
+  readonly name: string
+  readonly password: string
+  /** noPassword: the user cannot authenticate with a password (only with a TLS certificate's CN). */
+  readonly options?: { readonly noPassword: boolean }
+}
+export interface AuthUserGetRequest {
+  readonly name: string
+}
+export interface AuthUserGetResponse {
+  readonly header: ResponseHeader
+  /** Sorted. */
+  readonly roles: readonly string[]
+}
+export interface AuthUserListResponse {
+  readonly header: ResponseHeader
+  /** Sorted. */
+  readonly users: readonly string[]
+}
+export interface AuthUserDeleteRequest {
+  readonly name: string
+}
+export interface AuthUserChangePasswordRequest {
+  readonly name: string
+  readonly password: string
+}
+export interface AuthUserGrantRoleRequest {
+  /** Named `user` here, `name` in the revoke request, as in etcd's rpc.proto. */
+  readonly user: string
+  readonly role: string
+}
+export interface AuthUserRevokeRoleRequest {
+  readonly name: string
+  readonly role: string
+}
+export interface AuthRoleAddRequest {
+  readonly name: string
+}
+export interface AuthRoleGetRequest {
+  readonly role: string
+}
+export interface AuthRoleGetResponse {
+  readonly header: ResponseHeader
+  /** Sorted by key. */
+  readonly perm: readonly Permission[]
+}
+export interface AuthRoleListResponse {
+  readonly header: ResponseHeader
+  /** Sorted. */
+  readonly roles: readonly string[]
+}
+export interface AuthRoleDeleteRequest {
+  readonly role: string
+}
+export interface AuthRoleGrantPermissionRequest {
+  /** The role. */
+  readonly name: string
+  readonly perm: Permission
+}
+export interface AuthRoleRevokePermissionRequest {
+  readonly role: string
+  readonly key: Uint8Array
+  readonly rangeEnd: Uint8Array
+}
+/** The response of every auth call that returns only a header. */
+export interface AuthHeaderResponse {
+  readonly header: ResponseHeader
+}
+// ---- end Auth ----
+
+// ---- Call credentials ----
+
+/**
+ * Who is calling, as the transport saw it: the `token` metadata of a gRPC call (or the token of an embedded
+ * `withToken()` view), and the common name of a client certificate that the listener verified (only with
+ * --client-cert-auth). A token wins over the certificate, as in etcd's AuthInfoFromCtx.
+ */
+export interface CallCredentials {
+  readonly token?: string | undefined
+  readonly commonName?: string | undefined
+}
+// ---- end Call credentials ----

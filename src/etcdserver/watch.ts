@@ -2,13 +2,13 @@
 // requests into mvcc watchers and store responses into WatchResponses (headers, prev_kv, fragments).
 // The gRPC service and the embedded API both drive it, so both speak exactly the same protocol.
 import { toRangeEnd, type RangeEnd } from '../pkg/bytes.js'
-import { EtcdError } from '../pkg/errors.js'
+import { ERROR_MESSAGES, EtcdError, type ErrorCode } from '../pkg/errors.js'
 import { watchResponseSize } from '../pkg/watch-wire.js'
 import { CompactedError } from '../mvcc/errors.js'
 import type { Event, KV, ReadView } from '../mvcc/kv.js'
 import { checkWatchRange, INVALID_WATCH_ID, watchFilters, type StoreWatchResponse, type WatchSink, type WatchStream } from '../mvcc/watcher.js'
 import type { WatchableStore } from '../mvcc/watchable-store.js'
-import type { ResponseHeader, WatchCreateRequest, WatchEvent, WatchRequest, WatchResponse } from './types.js'
+import type { CallCredentials, ResponseHeader, WatchCreateRequest, WatchEvent, WatchRequest, WatchResponse } from './types.js'
 
 /**
  * Where a ServerWatchStream writes. `trySend` carries watcher responses and may refuse (the consumer is
@@ -34,7 +34,16 @@ export interface WatchServerContext {
   readonly fragmentBytes: number
   /** The stream ended; the server stops tracking it. */
   streamClosed(s: ServerWatchStream): void
+  /**
+   * Throws unless the caller may read [key, rangeEnd) (etcd's isWatchPermitted; rangeEnd empty: the key
+   * alone, "\0": every key from `key` on). No-op while auth is disabled.
+   */
+  checkWatchPermitted(creds: CallCredentials | undefined, key: Uint8Array, rangeEnd: Uint8Array): void
 }
+
+/** Auth failures a watch create reports with their own text; any other is "permission denied" (etcd's recvLoop). */
+const OWN_CANCEL_REASON: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['INVALID_AUTH_TOKEN', 'AUTH_OLD_REVISION', 'USER_EMPTY'])
+const EMPTY = new Uint8Array(0)
 
 interface WatcherFlags {
   readonly prevKv: boolean
@@ -92,10 +101,13 @@ export class ServerWatchStream implements WatchSink {
   /** progress_notify watchers: true = nothing sent since the last tick, so the next tick reports progress. */
   private readonly progress = new Map<number, boolean>()
   private closed = false
+  /** The credentials the stream was opened with; each create is checked with them as they stand then. */
+  private readonly creds: CallCredentials | undefined
 
-  constructor(ctx: WatchServerContext, out: WatchResponseSink) {
+  constructor(ctx: WatchServerContext, out: WatchResponseSink, creds?: CallCredentials) {
     this.ctx = ctx
     this.out = out
+    this.creds = creds
     this.ws = ctx.watchable.newWatchStream(this)
   }
 
@@ -148,6 +160,16 @@ export class ServerWatchStream implements WatchSink {
   private create(r: WatchCreateRequest): void {
     const wsrev = this.ws.rev()
     let id: number
+    try {
+      // Before the range and revision checks, as etcd's recvLoop. Unlike 3.4.23, a range_end of "\0" is
+      // checked as the range to the last key, not as the single key `key` (see README "Deviations").
+      this.ctx.checkWatchPermitted(this.creds, r.key.length === 0 ? KEY_ZERO : r.key, r.rangeEnd ?? EMPTY)
+    } catch (err) {
+      if (!(err instanceof EtcdError)) throw err
+      const cancelReason = OWN_CANCEL_REASON.has(err.code) ? err.message : ERROR_MESSAGES.PERMISSION_DENIED
+      this.out.sendControl(this.response(wsrev, INVALID_WATCH_ID, { created: true, canceled: true, cancelReason }))
+      return
+    }
     try {
       const { key, end, startRevision } = normalizeWatchCreate(r)
       const filters = watchFilters(r.filters?.includes('NOPUT') ?? false, r.filters?.includes('NODELETE') ?? false)

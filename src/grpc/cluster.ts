@@ -8,6 +8,7 @@ import {
 } from './convert.js'
 import type { ErrorReporter } from './status.js'
 import { reply } from './unary.js'
+import { credentialsOf } from './interceptor.js'
 
 export function clusterHandlers(def: ServiceDefinition, server: EtcdServer, report: ErrorReporter): UntypedServiceImplementation {
   void def
@@ -17,16 +18,16 @@ export function clusterHandlers(def: ServiceDefinition, server: EtcdServer, repo
       reply(cb, () => toPbMemberListResponse(cluster.memberList()), report)
     },
     MemberAdd(call, cb) {
-      reply(cb, () => cluster.memberAdd(toDomainMemberAdd(call.request)), report)
+      reply(cb, () => cluster.memberAdd(toDomainMemberAdd(call.request), credentialsOf(call)), report)
     },
     MemberRemove(call, cb) {
-      reply(cb, () => cluster.memberRemove(toDomainMemberRemove(call.request)), report)
+      reply(cb, () => cluster.memberRemove(toDomainMemberRemove(call.request), credentialsOf(call)), report)
     },
     MemberUpdate(call, cb) {
-      reply(cb, () => cluster.memberUpdate(toDomainMemberUpdate(call.request)), report)
+      reply(cb, () => cluster.memberUpdate(toDomainMemberUpdate(call.request), credentialsOf(call)), report)
     },
     MemberPromote(call, cb) {
-      reply(cb, () => cluster.memberPromote(toDomainMemberPromote(call.request)), report)
+      reply(cb, () => cluster.memberPromote(toDomainMemberPromote(call.request), credentialsOf(call)), report)
     },
   }
   return handlers

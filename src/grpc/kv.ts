@@ -13,6 +13,7 @@ import {
 import { decodePutRequest, decodeRangeRequest, encodePutResponse, encodeRangeResponse } from './kv-codec.js'
 import type { ErrorReporter } from './status.js'
 import { reply } from './unary.js'
+import { credentialsOf } from './interceptor.js'
 
 /** The KV service definition with the hand-written codec on Range and Put. */
 export function kvServiceDefinition(base: ServiceDefinition): ServiceDefinition {
@@ -28,20 +29,20 @@ export function kvServiceDefinition(base: ServiceDefinition): ServiceDefinition 
 
 export function kvHandlers(server: EtcdServer, report: ErrorReporter): UntypedServiceImplementation {
   const range: handleUnaryCall<RangeRequest, RangeResponse> = (call, cb) => {
-    reply(cb, () => server.range(call.request), report)
+    reply(cb, () => server.range(call.request, credentialsOf(call)), report)
   }
   const put: handleUnaryCall<PutRequest, PutResponse> = (call, cb) => {
-    reply(cb, () => server.put(call.request), report)
+    reply(cb, () => server.put(call.request, credentialsOf(call)), report)
   }
   const rest: Pick<KVHandlers, 'DeleteRange' | 'Txn' | 'Compact'> = {
     DeleteRange(call, cb) {
-      reply(cb, () => server.deleteRange(toDomainDeleteRange(call.request)).then(toPbDeleteRangeResponse), report)
+      reply(cb, () => server.deleteRange(toDomainDeleteRange(call.request), credentialsOf(call)).then(toPbDeleteRangeResponse), report)
     },
     Txn(call, cb) {
-      reply(cb, () => server.txn(toDomainTxn(call.request)).then(toPbTxnResponse), report)
+      reply(cb, () => server.txn(toDomainTxn(call.request), credentialsOf(call)).then(toPbTxnResponse), report)
     },
     Compact(call, cb) {
-      reply(cb, () => server.compact(toDomainCompaction(call.request)).then(toPbCompactionResponse), report)
+      reply(cb, () => server.compact(toDomainCompaction(call.request), credentialsOf(call)).then(toPbCompactionResponse), report)
     },
   }
   return { ...rest, Range: range, Put: put }

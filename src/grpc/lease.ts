@@ -15,6 +15,7 @@ import {
   encodeLeaseKeepAliveResponse, encodeLeaseRevokeResponse,
 } from './lease-codec.js'
 import { toServiceError, type ErrorReporter } from './status.js'
+import { credentialsOf } from './interceptor.js'
 import { reply } from './unary.js'
 import type { WatchCalls } from './watch.js'
 
@@ -43,14 +44,14 @@ export function leaseHandlers(
 ): UntypedServiceImplementation {
   void def
   const grant: handleUnaryCall<LeaseGrantRequest, LeaseGrantResponse> = (call, cb) => {
-    reply(cb, () => server.leaseGrant(call.request), report)
+    reply(cb, () => server.leaseGrant(call.request, credentialsOf(call)), report)
   }
   const revoke: handleUnaryCall<LeaseRevokeRequest, LeaseRevokeResponse> = (call, cb) => {
-    reply(cb, () => server.leaseRevoke(call.request), report)
+    reply(cb, () => server.leaseRevoke(call.request, credentialsOf(call)), report)
   }
   const rest: Pick<LeaseHandlers, 'LeaseTimeToLive' | 'LeaseLeases'> = {
     LeaseTimeToLive(call, cb) {
-      reply(cb, () => toPbLeaseTimeToLiveResponse(server.leaseTimeToLive(toDomainLeaseTimeToLive(call.request))), report)
+      reply(cb, () => toPbLeaseTimeToLiveResponse(server.leaseTimeToLive(toDomainLeaseTimeToLive(call.request), credentialsOf(call))), report)
     },
     LeaseLeases(_call, cb) {
       reply(cb, () => toPbLeaseLeasesResponse(server.leaseLeases()), report)

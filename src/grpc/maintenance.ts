@@ -11,6 +11,7 @@ import {
   toPbSnapshotResponse, toPbStatusResponse,
 } from './convert.js'
 import { toServiceError, type ErrorReporter } from './status.js'
+import { credentialsOf } from './interceptor.js'
 import { reply } from './unary.js'
 
 /**
@@ -26,7 +27,7 @@ async function sendSnapshot(
   const cancel = (): void => ac.abort(new Error('snapshot: call cancelled'))
   call.once('cancelled', cancel)
   try {
-    for await (const chunk of server.maintenance.snapshot(ac.signal)) {
+    for await (const chunk of server.maintenance.snapshot(ac.signal, credentialsOf(call))) {
       if (!call.write(toPbSnapshotResponse(chunk))) await once(call, 'drain', { signal: ac.signal })
     }
     call.end()
@@ -45,21 +46,21 @@ export function maintenanceHandlers(def: ServiceDefinition, server: EtcdServer, 
     Status(_call, cb) {
       reply(cb, () => m.status().then(toPbStatusResponse), report)
     },
-    Hash(_call, cb) {
-      reply(cb, () => m.hash().then(toPbHashResponse), report)
+    Hash(call, cb) {
+      reply(cb, () => m.hash(credentialsOf(call)).then(toPbHashResponse), report)
     },
     HashKV(call, cb) {
-      reply(cb, () => m.hashKV(toDomainHashKV(call.request)).then(toPbHashKVResponse), report)
+      reply(cb, () => m.hashKV(toDomainHashKV(call.request), credentialsOf(call)).then(toPbHashKVResponse), report)
     },
     // etcd answers Defragment and MoveLeader without a header.
-    Defragment(_call, cb) {
-      reply(cb, () => m.defragment().then(() => ({})), report)
+    Defragment(call, cb) {
+      reply(cb, () => m.defragment(credentialsOf(call)).then(() => ({})), report)
     },
     MoveLeader(call, cb) {
       reply(cb, () => m.moveLeader(toDomainMoveLeader(call.request)).then(() => ({})), report)
     },
     Alarm(call, cb) {
-      reply(cb, () => m.alarm(toDomainAlarm(call.request)).then(toPbAlarmResponse), report)
+      reply(cb, () => m.alarm(toDomainAlarm(call.request), credentialsOf(call)).then(toPbAlarmResponse), report)
     },
     Snapshot(call) {
       void sendSnapshot(server, call, report).catch(report)

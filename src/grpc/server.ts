@@ -3,6 +3,7 @@
 import { lookup } from 'node:dns/promises'
 import { createServer as createHttpServer, type RequestListener, type Server as HttpServer } from 'node:http'
 import { createServer as createNetServer, isIP, type AddressInfo, type Server as NetServer, type Socket } from 'node:net'
+import { createServer as createTlsServer, type Server as TlsServer, type TLSSocket } from 'node:tls'
 import * as grpc from '@grpc/grpc-js'
 import { serverMetrics } from '../etcdserver/metrics.js'
 import { GRPC_OVERHEAD_BYTES, type EtcdServer } from '../etcdserver/etcd-server.js'
@@ -12,7 +13,7 @@ import { HealthService } from './health.js'
 import { grpcMetricsFor, type GrpcMetrics } from './metrics.js'
 import { kvHandlers, kvServiceDefinition } from './kv.js'
 import { WatchCalls, watchHandlers, watchServiceDefinition } from './watch.js'
-import { unimplementedHandlers } from './unimplemented.js'
+import { authHandlers } from './auth.js'
 import { leaseHandlers, leaseServiceDefinition } from './lease.js'
 import { clusterHandlers } from './cluster.js'
 import { maintenanceHandlers } from './maintenance.js'
@@ -30,6 +31,8 @@ export interface GrpcServerOptions {
    * embed/http.ts has the handler). Default: every path answers 404, as Go's mux does for unknown paths.
    */
   readonly http?: RequestListener
+  /** Serve TLS on every listener (etcd's https:// client URLs); see TlsServerOptions. Default: plaintext. */
+  readonly tls?: TlsServerOptions
 }
 
 /** The start of the HTTP/2 client preface: a connection that starts with it is gRPC, anything else HTTP/1.x. */
@@ -39,6 +42,115 @@ const notFound: RequestListener = (_req, res) => {
   res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' })
   res.end('404 page not found\n')
 }
+
+// ---- TLS ----
+/** TLS for the client listeners (etcd's --cert-file, --key-file, --trusted-ca-file, --client-cert-auth). */
+export interface TlsServerOptions {
+  /** The server's certificate chain, PEM. */
+  readonly cert: Buffer | string
+  /** Its private key, PEM. */
+  readonly key: Buffer | string
+  /**
+   * PEM of the CAs that client certificates must chain to (etcd's --trusted-ca-file). Giving it requires a
+   * client certificate even without clientCertAuth, as etcd's TLSInfo.ServerConfig does.
+   */
+  readonly ca?: Buffer | string
+  /**
+   * etcd's --client-cert-auth: require a client certificate that verifies against `ca` (Node's bundled root
+   * CAs without `ca`, as Go's system roots for etcd) on every connection, and let its common name act as the
+   * user of calls that send no token. A client without a certificate, or with one that does not verify, is
+   * dropped during the handshake. grpc-js reports the verified certificate in
+   * `call.getAuthContext().sslPeerCertificate` with clientCertAuth only (never with just `ca`), so a
+   * certificate found there is one whose CN etcd takes as the user.
+   */
+  readonly clientCertAuth: boolean
+}
+
+/** etcd's TLSInfo.ServerConfig: tls.RequireAndVerifyClientCert when a trusted CA is given or --client-cert-auth is on. */
+function requireClientCert(opts: Pick<TlsServerOptions, 'ca' | 'clientCertAuth'>): boolean {
+  return opts.clientCertAuth || opts.ca !== undefined
+}
+
+/**
+ * ALPN. gRPC clients (grpc-go, grpc-js, tonic, grpc-java, .NET) offer only h2 and get it. Clients that also
+ * offer http/1.1 (curl, browsers, Go's net/http) get http/1.1, so /health, /metrics and /version reach the
+ * HTTP/1 server: every HTTP/2 connection goes to grpc-js whole, which answers non-gRPC requests with 415,
+ * where etcd routes each HTTP/2 request by its content-type. A client that offers neither gets a fatal
+ * no_application_protocol alert, as from etcd (Go's TLS with NextProtos ["h2"]). A client that sends no ALPN
+ * gets HTTP/1.x only: node:http2 refuses HTTP/2 over TLS without ALPN h2, as Go's server does.
+ */
+function selectAlpn({ protocols }: { readonly protocols: readonly string[] }): string | undefined {
+  if (protocols.includes('http/1.1')) return 'http/1.1'
+  if (protocols.includes('h2')) return 'h2'
+  return undefined
+}
+
+/**
+ * The TLS front of a listener: a node:tls Server that never listens, fed each accepted socket. It runs the
+ * handshake (and, with clientCertAuth, verifies the client certificate, setting `authorized`, which grpc-js's
+ * getAuthContext() needs), then hands the decrypted TLSSocket on. A failed handshake just closes the
+ * connection, as etcd's TLS listener does (pkg/transport/listener_tls.go); a client that never finishes its
+ * handshake is cut after node:tls's handshakeTimeout (120 s; etcd waits forever).
+ */
+class TlsFront {
+  private readonly server: TlsServer
+  /** Accepted sockets whose handshake is still going on, by connection 4-tuple (node:tls does not hand out the TLSSocket it wraps a socket in until it is secure). */
+  private readonly handshaking = new Map<string, Socket>()
+  private closed = false
+
+  constructor(opts: TlsServerOptions, onSecure: (socket: TLSSocket) => void) {
+    this.server = createTlsServer(
+      {
+        cert: opts.cert,
+        key: opts.key,
+        ...(opts.ca === undefined ? {} : { ca: opts.ca }),
+        requestCert: requireClientCert(opts),
+        rejectUnauthorized: requireClientCert(opts),
+        // etcd's TLSInfo.baseConfig: MinVersion TLS 1.2.
+        minVersion: 'TLSv1.2',
+        ALPNCallback: selectAlpn,
+      },
+      (socket) => {
+        this.handshaking.delete(connectionKey(socket))
+        // A trusted CA alone makes clients prove a certificate, but only --client-cert-auth makes its CN a
+        // user (etcd's ClientCertAuthEnabled gates AuthInfoFromTLS). grpc-js's getAuthContext() reports a
+        // certificate only on an `authorized` socket, so without clientCertAuth none is reported.
+        if (!opts.clientCertAuth) socket.authorized = false
+        onSecure(socket)
+      },
+    )
+    // A failed handshake (plaintext client, unknown CA, no client certificate, reset): node:tls has destroyed
+    // the socket already; the error belongs to the client, and etcd does not log it either.
+    this.server.on('tlsClientError', () => undefined)
+  }
+
+  /** Start the handshake on a newly accepted socket. */
+  accept(socket: Socket): void {
+    if (this.closed) {
+      socket.destroy()
+      return
+    }
+    const key = connectionKey(socket)
+    this.handshaking.set(key, socket)
+    socket.once('close', () => {
+      if (this.handshaking.get(key) === socket) this.handshaking.delete(key)
+    })
+    this.server.emit('connection', socket)
+  }
+
+  /** Destroy every connection still mid-handshake, and every one accepted from now on. */
+  close(): void {
+    this.closed = true
+    for (const s of this.handshaking.values()) s.destroy()
+    this.handshaking.clear()
+  }
+}
+
+/** Local and remote address and port: unique among open TCP connections, and the same on a TLSSocket and the socket it wraps. */
+function connectionKey(s: Socket): string {
+  return `${s.localAddress ?? ''}|${s.localPort ?? ''}|${s.remoteAddress ?? ''}|${s.remotePort ?? ''}`
+}
+// ---- end TLS ----
 
 /** A grpc.Server that instruments (grpc/metrics.ts) every service added to it. */
 class InstrumentedServer extends grpc.Server {
@@ -67,6 +179,8 @@ export class GrpcServer {
   private readonly injector: grpc.ConnectionInjector
   private readonly http: HttpServer
   private readonly report: ErrorReporter
+  /** TLS: terminates TLS before routing (undefined: plaintext). */
+  private readonly tlsFront: TlsFront | undefined
   /** Bound listeners, every connection they accepted, and those not yet routed to gRPC or HTTP. */
   private readonly nets: NetServer[] = []
   private readonly sockets = new Set<Socket>()
@@ -97,15 +211,16 @@ export class GrpcServer {
     this.server.addService(lock, lockHandlers(lock, etcd, opts.report, this.watchCalls))
     const election = proto.v3electionpb.Election.service
     this.server.addService(election, electionHandlers(election, etcd, opts.report, this.watchCalls))
-    // Auth lands with issue 5.
     const auth = proto.etcdserverpb.Auth.service
-    this.server.addService(auth, unimplementedHandlers(auth))
+    this.server.addService(auth, authHandlers(auth, etcd, opts.report))
 
     // etcd registers the standard health service with "" SERVING (v3rpc/grpc.go); grpcurl needs reflection.
     this.health = new HealthService(() => etcd.closed)
     this.server.addService(proto.grpc.health.v1.Health.service, this.health.handlers())
     reflectionService().addToServer(this.server)
 
+    // TLS: grpc-js gets the decrypted TLSSocket, so its injector stays insecure.
+    this.tlsFront = opts.tls === undefined ? undefined : new TlsFront(opts.tls, (socket) => this.route(socket))
     this.injector = this.server.createConnectionInjector(grpc.ServerCredentials.createInsecure())
     const handle = opts.http ?? notFound
     this.http = createHttpServer((req, res) => {
@@ -144,7 +259,10 @@ export class GrpcServer {
 
   private listenOne(address: string, port: number): Promise<number> {
     // Half-open as node:http's own server: a client that half-closes after its request still gets the answer.
-    const net = createNetServer({ noDelay: true, allowHalfOpen: true }, (socket) => this.route(socket))
+    const net = createNetServer({ noDelay: true, allowHalfOpen: true }, (socket) => {
+      if (this.tlsFront === undefined) this.route(socket)
+      else this.tlsFront.accept(socket)
+    })
     return new Promise((resolve, reject) => {
       net.once('error', reject)
       net.listen({ host: address, port }, () => {
@@ -220,6 +338,7 @@ export class GrpcServer {
       this.http.close()
       for (const [s, inFlight] of this.httpConns) if (inFlight === 0) s.destroy()
       for (const s of this.unrouted) s.destroy()
+      this.tlsFront?.close()
       const timer = setTimeout(() => {
         this.server.forceShutdown()
         this.http.closeAllConnections()

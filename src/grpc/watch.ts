@@ -16,6 +16,7 @@ import { EtcdError } from '../pkg/errors.js'
 import { WATCH_CHAN_BUF_LEN, type ServerWatchStream, type WatchResponseSink } from '../etcdserver/watch.js'
 import { decodeWatchRequest, encodeWatchResponseMessage, type DecodedWatchRequest } from './watch-codec.js'
 import { toServiceError, type ErrorReporter } from './status.js'
+import { credentialsOf } from './interceptor.js'
 
 /** Most revisions appended into one queued response (bounds what a backlogged stream holds). */
 const MERGE_MAX_REVS = 16
@@ -151,7 +152,7 @@ function serveWatch(server: EtcdServer, call: ServerDuplexStream<DecodedWatchReq
     return
   }
   try {
-    stream = server.newWatchStream(sink)
+    stream = server.newWatchStream(sink, credentialsOf(call))
   } catch (err) {
     calls.remove(stop)
     done = true

@@ -33,6 +33,25 @@ export type ErrorCode =
   | 'ELECTION_NO_LEADER'
   | 'ELECTION_MISSING_LEADER_KEY'
   | 'MUTEX_SESSION_EXPIRED'
+  // Auth (etcd's auth package errors, as rpctypes maps them)
+  | 'AUTH_ROOT_USER_NOT_EXIST'
+  | 'AUTH_ROOT_ROLE_NOT_EXIST'
+  | 'USER_ALREADY_EXIST'
+  | 'USER_EMPTY'
+  | 'USER_NOT_FOUND'
+  | 'ROLE_ALREADY_EXIST'
+  | 'ROLE_NOT_FOUND'
+  | 'ROLE_EMPTY'
+  | 'AUTH_FAILED'
+  | 'NO_PASSWORD_USER'
+  | 'PERMISSION_DENIED'
+  | 'ROLE_NOT_GRANTED'
+  | 'PERMISSION_NOT_GRANTED'
+  | 'AUTH_NOT_ENABLED'
+  | 'INVALID_AUTH_TOKEN'
+  | 'INVALID_AUTH_MGMT'
+  | 'AUTH_OLD_REVISION'
+  | 'INVALID_PERMISSION_TYPE'
 
 /** etcd's exact message for each code (etcd's rpctypes); clients match on this text. */
 export const ERROR_MESSAGES: Readonly<Record<ErrorCode, string>> = {
@@ -65,6 +84,27 @@ export const ERROR_MESSAGES: Readonly<Record<ErrorCode, string>> = {
   ELECTION_NO_LEADER: 'election: no leader',
   ELECTION_MISSING_LEADER_KEY: '"leader" field must be provided',
   MUTEX_SESSION_EXPIRED: 'mutex: session is expired',
+  // Auth: rpctypes' texts.
+  AUTH_ROOT_USER_NOT_EXIST: 'etcdserver: root user does not exist',
+  AUTH_ROOT_ROLE_NOT_EXIST: 'etcdserver: root user does not have root role',
+  USER_ALREADY_EXIST: 'etcdserver: user name already exists',
+  USER_EMPTY: 'etcdserver: user name is empty',
+  USER_NOT_FOUND: 'etcdserver: user name not found',
+  ROLE_ALREADY_EXIST: 'etcdserver: role name already exists',
+  ROLE_NOT_FOUND: 'etcdserver: role name not found',
+  ROLE_EMPTY: 'etcdserver: role name is empty',
+  AUTH_FAILED: 'etcdserver: authentication failed, invalid user ID or password',
+  // Not in etcd's rpctypes map: the auth package's own text reaches the client with gRPC UNKNOWN.
+  NO_PASSWORD_USER: 'auth: authentication failed, password was given for no password user',
+  PERMISSION_DENIED: 'etcdserver: permission denied',
+  ROLE_NOT_GRANTED: 'etcdserver: role is not granted to the user',
+  PERMISSION_NOT_GRANTED: 'etcdserver: permission is not granted to the role',
+  AUTH_NOT_ENABLED: 'etcdserver: authentication is not enabled',
+  INVALID_AUTH_TOKEN: 'etcdserver: invalid auth token',
+  INVALID_AUTH_MGMT: 'etcdserver: invalid auth management',
+  AUTH_OLD_REVISION: 'etcdserver: revision of auth store is old',
+  // etcdlite's own: etcd stores an unknown permission type, which then grants nothing.
+  INVALID_PERMISSION_TYPE: 'etcdserver: permission type must be READ, WRITE or READWRITE',
 }
 
 /** Base of every domain error. `code` is stable; `message` is etcd's text for that code. */

@@ -25,6 +25,8 @@ import type { AuthRoleListRequest as _etcdserverpb_AuthRoleListRequest, AuthRole
 import type { AuthRoleListResponse as _etcdserverpb_AuthRoleListResponse, AuthRoleListResponse__Output as _etcdserverpb_AuthRoleListResponse__Output } from './etcdserverpb/AuthRoleListResponse.js';
 import type { AuthRoleRevokePermissionRequest as _etcdserverpb_AuthRoleRevokePermissionRequest, AuthRoleRevokePermissionRequest__Output as _etcdserverpb_AuthRoleRevokePermissionRequest__Output } from './etcdserverpb/AuthRoleRevokePermissionRequest.js';
 import type { AuthRoleRevokePermissionResponse as _etcdserverpb_AuthRoleRevokePermissionResponse, AuthRoleRevokePermissionResponse__Output as _etcdserverpb_AuthRoleRevokePermissionResponse__Output } from './etcdserverpb/AuthRoleRevokePermissionResponse.js';
+import type { AuthStatusRequest as _etcdserverpb_AuthStatusRequest, AuthStatusRequest__Output as _etcdserverpb_AuthStatusRequest__Output } from './etcdserverpb/AuthStatusRequest.js';
+import type { AuthStatusResponse as _etcdserverpb_AuthStatusResponse, AuthStatusResponse__Output as _etcdserverpb_AuthStatusResponse__Output } from './etcdserverpb/AuthStatusResponse.js';
 import type { AuthUserAddRequest as _etcdserverpb_AuthUserAddRequest, AuthUserAddRequest__Output as _etcdserverpb_AuthUserAddRequest__Output } from './etcdserverpb/AuthUserAddRequest.js';
 import type { AuthUserAddResponse as _etcdserverpb_AuthUserAddResponse, AuthUserAddResponse__Output as _etcdserverpb_AuthUserAddResponse__Output } from './etcdserverpb/AuthUserAddResponse.js';
 import type { AuthUserChangePasswordRequest as _etcdserverpb_AuthUserChangePasswordRequest, AuthUserChangePasswordRequest__Output as _etcdserverpb_AuthUserChangePasswordRequest__Output } from './etcdserverpb/AuthUserChangePasswordRequest.js';
@@ -138,6 +140,8 @@ export interface ProtoGrpcType {
     AuthRoleListResponse: MessageTypeDefinition<_etcdserverpb_AuthRoleListResponse, _etcdserverpb_AuthRoleListResponse__Output>
     AuthRoleRevokePermissionRequest: MessageTypeDefinition<_etcdserverpb_AuthRoleRevokePermissionRequest, _etcdserverpb_AuthRoleRevokePermissionRequest__Output>
     AuthRoleRevokePermissionResponse: MessageTypeDefinition<_etcdserverpb_AuthRoleRevokePermissionResponse, _etcdserverpb_AuthRoleRevokePermissionResponse__Output>
+    AuthStatusRequest: MessageTypeDefinition<_etcdserverpb_AuthStatusRequest, _etcdserverpb_AuthStatusRequest__Output>
+    AuthStatusResponse: MessageTypeDefinition<_etcdserverpb_AuthStatusResponse, _etcdserverpb_AuthStatusResponse__Output>
     AuthUserAddRequest: MessageTypeDefinition<_etcdserverpb_AuthUserAddRequest, _etcdserverpb_AuthUserAddRequest__Output>
     AuthUserAddResponse: MessageTypeDefinition<_etcdserverpb_AuthUserAddResponse, _etcdserverpb_AuthUserAddResponse__Output>
     AuthUserChangePasswordRequest: MessageTypeDefinition<_etcdserverpb_AuthUserChangePasswordRequest, _etcdserverpb_AuthUserChangePasswordRequest__Output>

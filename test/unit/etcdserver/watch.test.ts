@@ -234,7 +234,7 @@ describe('ServerWatchStream: events', () => {
 describe('ServerWatchStream: fragments', () => {
   /** A stream over the server's store, but splitting at `fragmentBytes`. */
   function smallFragments(s: EtcdServer, out: Out, fragmentBytes: number): ServerWatchStream {
-    return new ServerWatchStream({ kv: s.kv, watchable: s.watchable, header: (rev) => s.header(rev), fragmentBytes, streamClosed: () => undefined }, out)
+    return new ServerWatchStream({ kv: s.kv, watchable: s.watchable, header: (rev) => s.header(rev), fragmentBytes, streamClosed: () => undefined, checkWatchPermitted: () => undefined }, out)
   }
 
   const cases: Array<{ name: string; prevKv: boolean; fragmentBytes: number; values: number; valueBytes: number }> = [

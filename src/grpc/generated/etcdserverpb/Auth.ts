@@ -18,6 +18,8 @@ import type { AuthRoleListRequest as _etcdserverpb_AuthRoleListRequest, AuthRole
 import type { AuthRoleListResponse as _etcdserverpb_AuthRoleListResponse, AuthRoleListResponse__Output as _etcdserverpb_AuthRoleListResponse__Output } from '../etcdserverpb/AuthRoleListResponse.js';
 import type { AuthRoleRevokePermissionRequest as _etcdserverpb_AuthRoleRevokePermissionRequest, AuthRoleRevokePermissionRequest__Output as _etcdserverpb_AuthRoleRevokePermissionRequest__Output } from '../etcdserverpb/AuthRoleRevokePermissionRequest.js';
 import type { AuthRoleRevokePermissionResponse as _etcdserverpb_AuthRoleRevokePermissionResponse, AuthRoleRevokePermissionResponse__Output as _etcdserverpb_AuthRoleRevokePermissionResponse__Output } from '../etcdserverpb/AuthRoleRevokePermissionResponse.js';
+import type { AuthStatusRequest as _etcdserverpb_AuthStatusRequest, AuthStatusRequest__Output as _etcdserverpb_AuthStatusRequest__Output } from '../etcdserverpb/AuthStatusRequest.js';
+import type { AuthStatusResponse as _etcdserverpb_AuthStatusResponse, AuthStatusResponse__Output as _etcdserverpb_AuthStatusResponse__Output } from '../etcdserverpb/AuthStatusResponse.js';
 import type { AuthUserAddRequest as _etcdserverpb_AuthUserAddRequest, AuthUserAddRequest__Output as _etcdserverpb_AuthUserAddRequest__Output } from '../etcdserverpb/AuthUserAddRequest.js';
 import type { AuthUserAddResponse as _etcdserverpb_AuthUserAddResponse, AuthUserAddResponse__Output as _etcdserverpb_AuthUserAddResponse__Output } from '../etcdserverpb/AuthUserAddResponse.js';
 import type { AuthUserChangePasswordRequest as _etcdserverpb_AuthUserChangePasswordRequest, AuthUserChangePasswordRequest__Output as _etcdserverpb_AuthUserChangePasswordRequest__Output } from '../etcdserverpb/AuthUserChangePasswordRequest.js';
@@ -53,6 +55,15 @@ export interface AuthClient extends grpc.Client {
   authEnable(argument: _etcdserverpb_AuthEnableRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_etcdserverpb_AuthEnableResponse__Output>): grpc.ClientUnaryCall;
   authEnable(argument: _etcdserverpb_AuthEnableRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_etcdserverpb_AuthEnableResponse__Output>): grpc.ClientUnaryCall;
   authEnable(argument: _etcdserverpb_AuthEnableRequest, callback: grpc.requestCallback<_etcdserverpb_AuthEnableResponse__Output>): grpc.ClientUnaryCall;
+  
+  AuthStatus(argument: _etcdserverpb_AuthStatusRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_etcdserverpb_AuthStatusResponse__Output>): grpc.ClientUnaryCall;
+  AuthStatus(argument: _etcdserverpb_AuthStatusRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_etcdserverpb_AuthStatusResponse__Output>): grpc.ClientUnaryCall;
+  AuthStatus(argument: _etcdserverpb_AuthStatusRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_etcdserverpb_AuthStatusResponse__Output>): grpc.ClientUnaryCall;
+  AuthStatus(argument: _etcdserverpb_AuthStatusRequest, callback: grpc.requestCallback<_etcdserverpb_AuthStatusResponse__Output>): grpc.ClientUnaryCall;
+  authStatus(argument: _etcdserverpb_AuthStatusRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_etcdserverpb_AuthStatusResponse__Output>): grpc.ClientUnaryCall;
+  authStatus(argument: _etcdserverpb_AuthStatusRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_etcdserverpb_AuthStatusResponse__Output>): grpc.ClientUnaryCall;
+  authStatus(argument: _etcdserverpb_AuthStatusRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_etcdserverpb_AuthStatusResponse__Output>): grpc.ClientUnaryCall;
+  authStatus(argument: _etcdserverpb_AuthStatusRequest, callback: grpc.requestCallback<_etcdserverpb_AuthStatusResponse__Output>): grpc.ClientUnaryCall;
   
   Authenticate(argument: _etcdserverpb_AuthenticateRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_etcdserverpb_AuthenticateResponse__Output>): grpc.ClientUnaryCall;
   Authenticate(argument: _etcdserverpb_AuthenticateRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_etcdserverpb_AuthenticateResponse__Output>): grpc.ClientUnaryCall;
@@ -187,6 +198,8 @@ export interface AuthHandlers extends grpc.UntypedServiceImplementation {
   
   AuthEnable: grpc.handleUnaryCall<_etcdserverpb_AuthEnableRequest__Output, _etcdserverpb_AuthEnableResponse>;
   
+  AuthStatus: grpc.handleUnaryCall<_etcdserverpb_AuthStatusRequest__Output, _etcdserverpb_AuthStatusResponse>;
+  
   Authenticate: grpc.handleUnaryCall<_etcdserverpb_AuthenticateRequest__Output, _etcdserverpb_AuthenticateResponse>;
   
   RoleAdd: grpc.handleUnaryCall<_etcdserverpb_AuthRoleAddRequest__Output, _etcdserverpb_AuthRoleAddResponse>;
@@ -220,6 +233,7 @@ export interface AuthHandlers extends grpc.UntypedServiceImplementation {
 export interface AuthDefinition extends grpc.ServiceDefinition {
   AuthDisable: MethodDefinition<_etcdserverpb_AuthDisableRequest, _etcdserverpb_AuthDisableResponse, _etcdserverpb_AuthDisableRequest__Output, _etcdserverpb_AuthDisableResponse__Output>
   AuthEnable: MethodDefinition<_etcdserverpb_AuthEnableRequest, _etcdserverpb_AuthEnableResponse, _etcdserverpb_AuthEnableRequest__Output, _etcdserverpb_AuthEnableResponse__Output>
+  AuthStatus: MethodDefinition<_etcdserverpb_AuthStatusRequest, _etcdserverpb_AuthStatusResponse, _etcdserverpb_AuthStatusRequest__Output, _etcdserverpb_AuthStatusResponse__Output>
   Authenticate: MethodDefinition<_etcdserverpb_AuthenticateRequest, _etcdserverpb_AuthenticateResponse, _etcdserverpb_AuthenticateRequest__Output, _etcdserverpb_AuthenticateResponse__Output>
   RoleAdd: MethodDefinition<_etcdserverpb_AuthRoleAddRequest, _etcdserverpb_AuthRoleAddResponse, _etcdserverpb_AuthRoleAddRequest__Output, _etcdserverpb_AuthRoleAddResponse__Output>
   RoleDelete: MethodDefinition<_etcdserverpb_AuthRoleDeleteRequest, _etcdserverpb_AuthRoleDeleteResponse, _etcdserverpb_AuthRoleDeleteRequest__Output, _etcdserverpb_AuthRoleDeleteResponse__Output>

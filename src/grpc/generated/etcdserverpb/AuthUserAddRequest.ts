@@ -6,10 +6,12 @@ export interface AuthUserAddRequest {
   'name'?: (string);
   'password'?: (string);
   'options'?: (_authpb_UserAddOptions | null);
+  'hashedPassword'?: (string);
 }
 
 export interface AuthUserAddRequest__Output {
   'name': (string);
   'password': (string);
   'options': (_authpb_UserAddOptions__Output | null);
+  'hashedPassword': (string);
 }

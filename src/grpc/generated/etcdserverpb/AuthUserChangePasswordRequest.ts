@@ -4,9 +4,11 @@
 export interface AuthUserChangePasswordRequest {
   'name'?: (string);
   'password'?: (string);
+  'hashedPassword'?: (string);
 }
 
 export interface AuthUserChangePasswordRequest__Output {
   'name': (string);
   'password': (string);
+  'hashedPassword': (string);
 }

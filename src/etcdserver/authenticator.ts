@@ -1,0 +1,177 @@
+// Mirrors etcd's Authenticator (etcdserver/v3_server.go) with the admin rules of etcdserver/apply_auth.go:
+// the Auth service over the auth store. Every call but Authenticate and AuthStatus needs the root role
+// once auth is enabled; UserGet and RoleGet are also open to the user itself and to holders of the role.
+// Each call is one applied request in etcd (it goes through raft), so each counts in Status's raftIndex.
+import { EtcdError } from '../pkg/errors.js'
+import type { EtcdServer } from './etcd-server.js'
+import type {
+  AuthDisableResponse, AuthEnableResponse, AuthenticateRequest, AuthenticateResponse, AuthHeaderResponse,
+  AuthRoleAddRequest, AuthRoleDeleteRequest, AuthRoleGetRequest, AuthRoleGetResponse, AuthRoleGrantPermissionRequest,
+  AuthRoleListResponse, AuthRoleRevokePermissionRequest, AuthStatusResponse, AuthUserAddRequest,
+  AuthUserChangePasswordRequest, AuthUserDeleteRequest, AuthUserGetRequest, AuthUserGetResponse,
+  AuthUserGrantRoleRequest, AuthUserListResponse, AuthUserRevokeRoleRequest, CallCredentials, ResponseHeader,
+} from './types.js'
+
+/** Retries of Authenticate when the auth store changed while the password was being checked. */
+const AUTHENTICATE_ATTEMPTS = 16
+
+export class Authenticator {
+  private readonly s: EtcdServer
+
+  constructor(server: EtcdServer) {
+    this.s = server
+  }
+
+  /** Turn auth on. Needs user root holding role root (AUTH_ROOT_USER_NOT_EXIST / AUTH_ROOT_ROLE_NOT_EXIST). */
+  authEnable(creds?: CallCredentials): Promise<AuthEnableResponse> {
+    return this.admin(creds, () => this.s.authStore.enable())
+  }
+
+  /** Turn auth off; every token becomes invalid. */
+  authDisable(creds?: CallCredentials): Promise<AuthDisableResponse> {
+    return this.admin(creds, () => this.s.authStore.disable())
+  }
+
+  /** Whether auth is on, and the auth revision (etcd 3.5's AuthStatus; open to every user). */
+  authStatus(creds?: CallCredentials): Promise<AuthStatusResponse> {
+    return this.read(() => {
+      this.s.authInfo(creds)
+      const as = this.s.authStore
+      return { header: this.applied(), enabled: as.enabled, authRevision: as.revision() }
+    })
+  }
+
+  /**
+   * Exchange a name and password for a simple token (etcd's Authenticate). AUTH_NOT_ENABLED while auth is
+   * off; AUTH_FAILED for an unknown user or a wrong password; NO_PASSWORD_USER for a user added without one.
+   * The password is checked off the event loop; if the auth store changes meanwhile, it is checked again.
+   */
+  authenticate(r: AuthenticateRequest, creds?: CallCredentials): Promise<AuthenticateResponse> {
+    return this.s.track(async () => {
+      const as = this.s.authStore
+      for (let attempt = 1; ; attempt++) {
+        const checked = await as.checkPassword(r.name, r.password)
+        this.s.authInfo(creds)
+        if (checked !== as.revision() && attempt < AUTHENTICATE_ATTEMPTS) continue
+        this.s.maintenance.noteApplied()
+        const token = as.assignToken(r.name, this.s.maintenance.raftIndex())
+        await this.s.backend.commit()
+        return { header: this.header(), token }
+      }
+    })
+  }
+
+  userAdd(r: AuthUserAddRequest, creds?: CallCredentials): Promise<AuthHeaderResponse> {
+    return this.admin(creds, () =>
+      this.s.authStore.userAdd({ name: r.name, password: r.password, noPassword: r.options?.noPassword === true }),
+    )
+  }
+
+  /** A user's roles: for root, or for the user itself. */
+  userGet(r: AuthUserGetRequest, creds?: CallCredentials): Promise<AuthUserGetResponse> {
+    return this.read(() => {
+      const ai = this.s.authInfo(creds)
+      try {
+        this.s.authStore.isAdminPermitted(ai)
+      } catch (err) {
+        if (!(err instanceof EtcdError) || r.name !== (ai?.username ?? '')) throw err
+      }
+      const roles = this.s.authStore.userGet(r.name)
+      return { header: this.applied(), roles }
+    })
+  }
+
+  userList(creds?: CallCredentials): Promise<AuthUserListResponse> {
+    return this.read(() => {
+      this.s.checkAdmin(creds)
+      return { header: this.applied(), users: this.s.authStore.userList() }
+    })
+  }
+
+  /** Delete a user (not root while auth is on: INVALID_AUTH_MGMT); its tokens stop working at once. */
+  userDelete(r: AuthUserDeleteRequest, creds?: CallCredentials): Promise<AuthHeaderResponse> {
+    return this.admin(creds, () => this.s.authStore.userDelete(r.name))
+  }
+
+  /** Set a user's password; its tokens stop working at once. */
+  userChangePassword(r: AuthUserChangePasswordRequest, creds?: CallCredentials): Promise<AuthHeaderResponse> {
+    return this.admin(creds, () =>
+      this.s.authStore.userChangePassword({ name: r.name, password: r.password }),
+    )
+  }
+
+  userGrantRole(r: AuthUserGrantRoleRequest, creds?: CallCredentials): Promise<AuthHeaderResponse> {
+    return this.admin(creds, () => this.s.authStore.userGrantRole(r.user, r.role))
+  }
+
+  userRevokeRole(r: AuthUserRevokeRoleRequest, creds?: CallCredentials): Promise<AuthHeaderResponse> {
+    return this.admin(creds, () => this.s.authStore.userRevokeRole(r.name, r.role))
+  }
+
+  roleAdd(r: AuthRoleAddRequest, creds?: CallCredentials): Promise<AuthHeaderResponse> {
+    return this.admin(creds, () => this.s.authStore.roleAdd(r.name))
+  }
+
+  /** A role's permissions: for root, or for a user holding the role. */
+  roleGet(r: AuthRoleGetRequest, creds?: CallCredentials): Promise<AuthRoleGetResponse> {
+    return this.read(() => {
+      const ai = this.s.authInfo(creds)
+      try {
+        this.s.authStore.isAdminPermitted(ai)
+      } catch (err) {
+        if (!(err instanceof EtcdError) || !this.s.authStore.hasRole(ai?.username ?? '', r.role)) throw err
+      }
+      const perm = this.s.authStore.roleGet(r.role)
+      return { header: this.applied(), perm }
+    })
+  }
+
+  roleList(creds?: CallCredentials): Promise<AuthRoleListResponse> {
+    return this.read(() => {
+      this.s.checkAdmin(creds)
+      return { header: this.applied(), roles: this.s.authStore.roleList() }
+    })
+  }
+
+  /** Delete a role (not root while auth is on); it is taken from every user that held it. */
+  roleDelete(r: AuthRoleDeleteRequest, creds?: CallCredentials): Promise<AuthHeaderResponse> {
+    return this.admin(creds, () => this.s.authStore.roleDelete(r.role))
+  }
+
+  /** Grant (or change the type of) a permission over a key, range or prefix. */
+  roleGrantPermission(r: AuthRoleGrantPermissionRequest, creds?: CallCredentials): Promise<AuthHeaderResponse> {
+    return this.admin(creds, () => this.s.authStore.roleGrantPermission(r.name, r.perm))
+  }
+
+  /** Take away the permission with exactly this key and range end (PERMISSION_NOT_GRANTED if none). */
+  roleRevokePermission(r: AuthRoleRevokePermissionRequest, creds?: CallCredentials): Promise<AuthHeaderResponse> {
+    return this.admin(creds, () => this.s.authStore.roleRevokePermission(r.role, r.key, r.rangeEnd))
+  }
+
+  /** An admin call: valid credentials with the root role (while auth is on), then the change, then the header. */
+  private admin(creds: CallCredentials | undefined, change: () => Promise<void>): Promise<AuthHeaderResponse> {
+    return this.s.track(async () => {
+      const ai = this.s.authInfo(creds)
+      // Applied (and counted) even when it then fails, as a raft entry is; the change's commit covers the count.
+      this.s.maintenance.noteApplied()
+      this.s.authStore.isAdminPermitted(ai)
+      await change()
+      return { header: this.header() }
+    })
+  }
+
+  /** A call with nothing to wait for; it still counts as in flight and fails with STOPPED once closing. */
+  private read<T>(fn: () => T): Promise<T> {
+    return this.s.track(() => Promise.resolve(fn()))
+  }
+
+  /** Count the call as an applied request and answer with the current header. */
+  private applied(): ResponseHeader {
+    this.s.maintenance.noteApplied()
+    return this.header()
+  }
+
+  private header(): ResponseHeader {
+    return this.s.header(this.s.kv.durableRev())
+  }
+}
