@@ -13,6 +13,8 @@ import { goSort } from './go-sort.js'
 import type { AuthInfo, Permission, Role, User } from './permission.js'
 import { RangePermCache, type AccessType } from './range-perm-cache.js'
 import { SimpleTokenProvider } from './simple-token.js'
+import { JwtTokenProvider, type JwtOptions } from './jwt-token.js'
+import { simpleTokenProvider, type TokenProvider } from './token.js'
 
 const ROOT_USER = 'root'
 const ROOT_ROLE = 'root'
@@ -50,6 +52,8 @@ export interface AuthStoreOptions {
   readonly clock: Clock
   /** Receives background failures (the token sweeper). */
   readonly onError: (err: unknown) => void
+  /** JWT tokens (etcd's --auth-token jwt,...) instead of simple ones. Throws JwtOptionsError when invalid. */
+  readonly jwt?: JwtOptions | undefined
 }
 
 /**
@@ -85,7 +89,7 @@ export interface UserChangePasswordRequest {
 export class AuthStore {
   private readonly backend: Backend
   private readonly bcryptCost: number
-  private readonly tokens: SimpleTokenProvider
+  private readonly tokens: TokenProvider
   private readonly users = new Map<string, User>()
   private readonly roles = new Map<string, Role>()
   private readonly permCache = new RangePermCache()
@@ -96,7 +100,10 @@ export class AuthStore {
     this.backend = backend
     const cost = opts.bcryptCost
     this.bcryptCost = Number.isInteger(cost) && cost >= BCRYPT_MIN_COST && cost <= BCRYPT_MAX_COST ? cost : BCRYPT_DEFAULT_COST
-    this.tokens = new SimpleTokenProvider({ ttlMs: opts.tokenTtlMs, clock: opts.clock, onError: opts.onError })
+    this.tokens =
+      opts.jwt !== undefined
+        ? new JwtTokenProvider(opts.jwt, opts.clock)
+        : simpleTokenProvider(new SimpleTokenProvider({ ttlMs: opts.tokenTtlMs, clock: opts.clock, onError: opts.onError }))
   }
 
   /**
@@ -367,7 +374,7 @@ export class AuthStore {
     if (!this.enabledFlag) throw new EtcdError('AUTH_NOT_ENABLED')
     const u = this.users.get(name)
     if (u === undefined || u.noPassword) throw new EtcdError('AUTH_FAILED')
-    return this.tokens.assign(name, index)
+    return this.tokens.assign(name, this.rev, index)
   }
 
   /**
@@ -375,8 +382,7 @@ export class AuthStore {
    * when it is malformed, unknown or expired.
    */
   authInfoFromToken(token: string): AuthInfo | undefined {
-    const username = this.tokens.lookup(token)
-    return username === undefined ? undefined : { username, revision: this.rev }
+    return this.tokens.info(token, this.rev)
   }
 
   // ---- Permission checks (throw; no-ops while auth is disabled) ----

@@ -458,8 +458,6 @@ export class Etcd implements AsyncDisposable {
 /** Open an etcdlite store: on disk (default), in memory, or over a given abstract-level database. */
 export async function openEtcd(opts: EtcdOptions = {}): Promise<Etcd> {
   const o = { ...ETCD_DEFAULTS, ...opts }
-  // A JavaScript caller can pass anything; etcd's 'jwt' provider is not implemented.
-  if ((o.authToken as string) !== 'simple') throw new Error(`etcdlite: unsupported auth token provider "${String(o.authToken)}" (only "simple")`)
   const db: LevelDb =
     opts.db ??
     (o.memory
@@ -479,7 +477,7 @@ export async function openEtcd(opts: EtcdOptions = {}): Promise<Etcd> {
       maintenance: { quotaBackendBytes: o.quotaBackendBytes, etcdVersion: o.etcdVersion },
       member: { name: o.name, peerUrls: o.peerUrls, clientUrls: o.advertiseClientUrls ?? [] },
       autoCompaction: parseRetention(o.autoCompactionMode, o.autoCompactionRetention),
-      auth: { tokenTtlMs: o.authTokenTtl * 1000, bcryptCost: o.bcryptCost },
+      auth: { tokenTtlMs: o.authTokenTtl * 1000, bcryptCost: o.bcryptCost, ...(o.authToken === 'simple' ? {} : { jwt: o.authToken }) },
     })
     return new Etcd(server, logger, o.maxRequestBytes, opts.advertiseClientUrls !== undefined)
   } catch (err) {

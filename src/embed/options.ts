@@ -1,6 +1,7 @@
 // Every option of an embedded etcdlite, each with its default, in one place.
 import type { AbstractLevel } from 'abstract-level'
 import type { Clock } from '../pkg/clock.js'
+import type { JwtOptions } from '../auth/jwt-token.js'
 import type { Logger } from '../pkg/logger.js'
 
 export type LevelDb = AbstractLevel<Uint8Array | string, Uint8Array, Uint8Array>
@@ -62,10 +63,11 @@ export interface EtcdOptions {
   readonly advertiseClientUrls?: readonly string[]
   // ---- Auth options ----
   /**
-   * The token provider (etcd's --auth-token): 'simple', random tokens kept in memory, valid until unused for
-   * authTokenTtl. etcd's 'jwt' is not supported. Default 'simple'.
+   * The token provider (etcd's --auth-token). 'simple': random tokens kept in memory, valid until unused for
+   * authTokenTtl. `{ type: 'jwt', signMethod, privateKey, publicKey?, ttlMs? }`: signed JWTs carrying the
+   * user and the auth revision (keys as PEM; HS* methods take the secret as privateKey). Default 'simple'.
    */
-  readonly authToken?: 'simple'
+  readonly authToken?: 'simple' | ({ readonly type: 'jwt' } & JwtOptions)
   /** Seconds a simple token stays valid after its last use (etcd's --auth-token-ttl). Default 300. */
   readonly authTokenTtl?: number
   /** bcrypt cost of stored passwords, 4..31 (etcd's --bcrypt-cost; out of range: 10). Default 10. */

@@ -41,6 +41,8 @@ export interface Config {
   /** Start from this snapshot file (etcdctl snapshot save): restored into a new data dir, or into memory. */
   readonly restoreSnapshot: string | undefined
   // ---- Auth flags ----
+  /** --auth-token: simple tokens, or JWTs with their options (key files still to be read). */
+  readonly authToken: AuthTokenFlag
   /** Seconds a simple token lives after its last use. */
   readonly authTokenTtl: number
   /** bcrypt cost of stored passwords. */
@@ -112,7 +114,7 @@ export const FLAGS: Readonly<Record<string, FlagSpec>> = {
   'listen-metrics-urls': { type: 'string', def: '', help: 'List of URLs to listen on for the metrics and health endpoints.' },
   'etcd-version': { type: 'string', def: '3.5.17', help: 'The etcd version Status reports to clients (etcdlite only).' },
   // ---- Auth flags ----
-  'auth-token': { type: 'string', def: 'simple', help: "Specify a v3 authentication token type and its options ('simple'; etcd's 'jwt' is not supported)." },
+  'auth-token': { type: 'string', def: 'simple', help: "Specify a v3 authentication token type and its options ('simple' or 'jwt,sign-method=RS256,pub-key=FILE,priv-key=FILE,ttl=5m')." },
   'auth-token-ttl': { type: 'uint', def: '300', help: 'Time (in seconds) of the auth-token-ttl.' },
   'bcrypt-cost': { type: 'uint', def: '10', help: 'Specify the cost / strength of the bcrypt algorithm for hashing auth passwords. Valid values are between 4 and 31.' },
   // ---- end Auth flags ----
@@ -241,13 +243,7 @@ export function parseArgs(argv: readonly string[]): ParseResult {
   }
   const peers = (str('initial-advertise-peer-urls') ?? 'http://localhost:2380').split(',').map((u) => u.trim())
   // ---- Auth flags ----
-  // etcd's NewTokenProvider: the type, then comma-separated name=value options (simple takes none it uses).
-  const authToken = str('auth-token') ?? 'simple'
-  const tokenType = authToken.split(',')[0]
-  if (tokenType === 'jwt') throw new UsageError('--auth-token jwt is not supported by etcdlite; use simple')
-  if (tokenType !== 'simple' || authToken.split(',').slice(1).some((o) => o.split('=').length !== 2)) {
-    throw new UsageError('auth: invalid auth options')
-  }
+  const authToken = parseAuthToken(str('auth-token') ?? 'simple')
   // ---- end Auth flags ----
   // ---- TLS ----
   const clientTls: ClientTlsFlags = {
@@ -282,9 +278,53 @@ export function parseArgs(argv: readonly string[]): ParseResult {
       listenMetricsUrls,
       etcdVersion: str('etcd-version') ?? '3.5.17',
       restoreSnapshot: str('restore-snapshot') || undefined,
+      authToken,
       authTokenTtl: parseUint(str('auth-token-ttl') ?? '300', 'auth-token-ttl'),
       bcryptCost: parseUint(str('bcrypt-cost') ?? '10', 'bcrypt-cost'),
       clientTls,
     },
   }
 }
+
+// ---- Auth flags ----
+/** --auth-token as given: `simple`, or `jwt` with its options; key files are read when the server starts. */
+export type AuthTokenFlag =
+  | { readonly type: 'simple' }
+  | {
+      readonly type: 'jwt'
+      readonly signMethod: string
+      readonly pubKeyFile: string
+      readonly privKeyFile: string
+      /** 0: etcd's default (5 minutes). */
+      readonly ttlMs: number
+    }
+
+/**
+ * etcd's decomposeOpts and NewTokenProvider: the type, then comma-separated name=value options, each at most
+ * once. Anything malformed, an unknown type, a bad ttl or a missing sign-method is "auth: invalid auth
+ * options", as etcd reports it. Unknown jwt options are ignored (etcd warns).
+ */
+function parseAuthToken(v: string): AuthTokenFlag {
+  const [type, ...rest] = v.split(',')
+  const opts = new Map<string, string>()
+  for (const o of rest) {
+    const pair = o.split('=')
+    if (pair.length !== 2 || opts.has(pair[0] as string)) throw new UsageError('auth: invalid auth options')
+    opts.set(pair[0] as string, pair[1] as string)
+  }
+  if (type === 'simple') return { type: 'simple' }
+  if (type !== 'jwt') throw new UsageError('auth: invalid auth options')
+  let ttlMs = 0
+  const ttl = opts.get('ttl') ?? ''
+  if (ttl !== '') {
+    try {
+      ttlMs = parseGoDuration(ttl) / 1e6
+    } catch {
+      throw new UsageError('auth: invalid auth options')
+    }
+  }
+  const signMethod = opts.get('sign-method') ?? ''
+  if (signMethod === '') throw new UsageError('auth: invalid auth options')
+  return { type: 'jwt', signMethod, pubKeyFile: opts.get('pub-key') ?? '', privKeyFile: opts.get('priv-key') ?? '', ttlMs }
+}
+// ---- end Auth flags ----

@@ -3,7 +3,9 @@ import { readFileSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { Etcd, openEtcd } from '../embed/etcd.js'
 import { createLogger, type Logger } from '../pkg/logger.js'
-import type { ListenTlsOptions } from '../embed/options.js'
+import type { EtcdOptions, ListenTlsOptions } from '../embed/options.js'
+import { JwtOptionsError, JwtTokenProvider, type JwtSignMethod } from '../auth/jwt-token.js'
+import { realClock } from '../pkg/clock.js'
 import { parseArgs, usage, UsageError, type Config } from './config.js'
 
 function version(): string {
@@ -76,8 +78,39 @@ async function clientTlsFor(cfg: Config, logger: Logger): Promise<ListenTlsOptio
 }
 // ---- end TLS ----
 
+// ---- Auth flags ----
+/**
+ * The embedded authToken option for --auth-token: key files read, and the JWT options checked now, so a bad
+ * key stops the start with etcd's message rather than failing later.
+ */
+async function authTokenFor(cfg: Config): Promise<NonNullable<EtcdOptions['authToken']>> {
+  const t = cfg.authToken
+  if (t.type === 'simple') return 'simple'
+  const read = async (file: string): Promise<Buffer | undefined> => {
+    if (file === '') return undefined
+    try {
+      return await readFile(file)
+    } catch {
+      // etcd: ParseWithDefaults fails, and NewTokenProvider reports ErrInvalidAuthOpts.
+      throw new JwtOptionsError('auth: invalid auth options')
+    }
+  }
+  const [publicKey, privateKey] = await Promise.all([read(t.pubKeyFile), read(t.privKeyFile)])
+  const opts = { type: 'jwt', signMethod: t.signMethod as JwtSignMethod, publicKey, privateKey, ttlMs: t.ttlMs } as const
+  new JwtTokenProvider(opts, realClock)
+  return opts
+}
+// ---- end Auth flags ----
+
 async function serve(cfg: Config): Promise<number> {
   const logger = createLogger(cfg.logLevel)
+  let authToken: NonNullable<EtcdOptions['authToken']>
+  try {
+    authToken = await authTokenFor(cfg)
+  } catch (err) {
+    process.stderr.write(`etcdlite: ${err instanceof Error ? err.message : String(err)}\n`)
+    return 1
+  }
   let etcd
   try {
     const options = {
@@ -91,6 +124,7 @@ async function serve(cfg: Config): Promise<number> {
       leaseRenewOnStartMs: cfg.electionTimeoutMs,
       quotaBackendBytes: cfg.quotaBackendBytes,
       etcdVersion: cfg.etcdVersion,
+      authToken,
       authTokenTtl: cfg.authTokenTtl,
       bcryptCost: cfg.bcryptCost,
       autoCompactionMode: cfg.autoCompactionMode,

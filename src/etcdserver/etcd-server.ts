@@ -8,6 +8,7 @@ import { IdGenerator } from '../pkg/id-generator.js'
 import { Lessor, type Lease } from '../lease/lessor.js'
 import type { AuthInfo } from '../auth/permission.js'
 import { AuthStore } from '../auth/store.js'
+import type { JwtOptions } from '../auth/jwt-token.js'
 import { KvStore } from '../mvcc/kvstore.js'
 import type { KV, TxnWrite } from '../mvcc/kv.js'
 import { WatchableStore } from '../mvcc/watchable-store.js'
@@ -65,6 +66,8 @@ export interface AuthOptions {
   readonly tokenTtlMs: number
   /** bcrypt cost of stored passwords, 4..31 (etcd: 10; out of range: 10). */
   readonly bcryptCost: number
+  /** Signed JWTs instead of simple tokens (etcd's --auth-token jwt,...). */
+  readonly jwt?: JwtOptions | undefined
 }
 
 /** This member as MemberList shows it. Client URLs may be filled in once listeners are bound. */
@@ -91,7 +94,7 @@ export const SERVER_DEFAULTS = {
   onBackgroundError: () => undefined,
   maintenance: MAINTENANCE_DEFAULTS,
   member: { name: 'default', peerUrls: ['http://localhost:2380'], clientUrls: [] },
-  auth: { tokenTtlMs: 300_000, bcryptCost: 10 },
+  auth: { tokenTtlMs: 300_000, bcryptCost: 10 } as AuthOptions,
 } as const
 
 export class EtcdServer implements WatchServerContext {
@@ -193,6 +196,7 @@ export class EtcdServer implements WatchServerContext {
       tokenTtlMs: opts.auth.tokenTtlMs,
       clock: opts.clock,
       onError: opts.onBackgroundError,
+      jwt: opts.auth.jwt,
     })
     const identity = startIdentity(backend)
     await backend.commit()

@@ -52,6 +52,7 @@ export const TO_GRPC: Readonly<Record<ErrorCode, status>> = {
   INVALID_AUTH_MGMT: status.INVALID_ARGUMENT,
   AUTH_OLD_REVISION: status.INVALID_ARGUMENT,
   INVALID_PERMISSION_TYPE: status.INVALID_ARGUMENT,
+  JWT_VERIFY_ONLY: status.UNKNOWN,
 }
 
 export type ErrorReporter = (err: unknown) => void

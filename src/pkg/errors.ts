@@ -52,6 +52,7 @@ export type ErrorCode =
   | 'INVALID_AUTH_MGMT'
   | 'AUTH_OLD_REVISION'
   | 'INVALID_PERMISSION_TYPE'
+  | 'JWT_VERIFY_ONLY'
 
 /** etcd's exact message for each code (etcd's rpctypes); clients match on this text. */
 export const ERROR_MESSAGES: Readonly<Record<ErrorCode, string>> = {
@@ -105,6 +106,8 @@ export const ERROR_MESSAGES: Readonly<Record<ErrorCode, string>> = {
   AUTH_OLD_REVISION: 'etcdserver: revision of auth store is old',
   // etcdlite's own: etcd stores an unknown permission type, which then grants nothing.
   INVALID_PERMISSION_TYPE: 'etcdserver: permission type must be READ, WRITE or READWRITE',
+  // Not in etcd's rpctypes map: gRPC UNKNOWN with the auth package's text.
+  JWT_VERIFY_ONLY: 'auth: token signing attempted with verify-only key',
 }
 
 /** Base of every domain error. `code` is stable; `message` is etcd's text for that code. */

@@ -32,3 +32,32 @@ describe('--experimental-watch-progress-notify-interval', () => {
     })
   }
 })
+
+describe('--auth-token, --auth-token-ttl, --bcrypt-cost', () => {
+  const cases: ReadonlyArray<{ args: readonly string[]; want: unknown }> = [
+    { args: [], want: { authToken: { type: 'simple' }, authTokenTtl: 300, bcryptCost: 10 } },
+    { args: ['--auth-token', 'simple', '--auth-token-ttl', '5', '--bcrypt-cost=4'], want: { authToken: { type: 'simple' }, authTokenTtl: 5, bcryptCost: 4 } },
+    {
+      args: ['--auth-token', 'jwt,pub-key=/p.pem,priv-key=/k.pem,sign-method=RS256,ttl=10m'],
+      want: { authToken: { type: 'jwt', signMethod: 'RS256', pubKeyFile: '/p.pem', privKeyFile: '/k.pem', ttlMs: 600_000 }, authTokenTtl: 300, bcryptCost: 10 },
+    },
+    { args: ['--auth-token', 'jwt,priv-key=/k,sign-method=HS256'], want: { authToken: { type: 'jwt', signMethod: 'HS256', pubKeyFile: '', privKeyFile: '/k', ttlMs: 0 }, authTokenTtl: 300, bcryptCost: 10 } },
+    // etcd: "auth: invalid auth options" for an unknown type, a malformed or repeated option, a bad ttl, no sign-method.
+    { args: ['--auth-token', 'foo'], want: 'auth: invalid auth options' },
+    { args: ['--auth-token', 'jwt,priv-key'], want: 'auth: invalid auth options' },
+    { args: ['--auth-token', 'jwt,sign-method=RS256,sign-method=RS256'], want: 'auth: invalid auth options' },
+    { args: ['--auth-token', 'jwt,sign-method=RS256,ttl=5'], want: 'auth: invalid auth options' },
+    { args: ['--auth-token', 'jwt,priv-key=/k'], want: 'auth: invalid auth options' },
+  ]
+  for (const c of cases) {
+    it(`${c.args.join(' ') || '(defaults)'}`, () => {
+      if (typeof c.want === 'string') {
+        assert.throws(() => parseArgs(c.args), (e: unknown) => e instanceof UsageError && e.message === c.want)
+        return
+      }
+      const r = parseArgs(c.args)
+      assert.equal(r.kind, 'run')
+      if (r.kind === 'run') assert.deepEqual({ authToken: r.config.authToken, authTokenTtl: r.config.authTokenTtl, bcryptCost: r.config.bcryptCost }, c.want)
+    })
+  }
+})

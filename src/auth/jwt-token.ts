@@ -1,0 +1,164 @@
+// Mirrors etcd auth/jwt.go and auth/options.go (golang-jwt v3): tokens are JWTs signed with the configured
+// key, with claims {exp, revision, username}. A token names the auth revision it was issued at, so after any
+// change of users, roles or permissions it fails with AUTH_OLD_REVISION and the client authenticates again.
+import {
+  constants, createHmac, createPrivateKey, createPublicKey, sign, timingSafeEqual, verify, type KeyObject,
+} from 'node:crypto'
+import type { Clock } from '../pkg/clock.js'
+import { EtcdError } from '../pkg/errors.js'
+import type { AuthInfo } from './permission.js'
+import type { TokenProvider } from './token.js'
+
+export const JWT_SIGN_METHODS = [
+  'RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'HS256', 'HS384', 'HS512',
+] as const
+export type JwtSignMethod = (typeof JWT_SIGN_METHODS)[number]
+
+/** etcd's jwt options: `--auth-token jwt,sign-method=RS256,pub-key=FILE,priv-key=FILE,ttl=5m` (key contents here). */
+export interface JwtOptions {
+  readonly signMethod: JwtSignMethod
+  /** PEM public key (RS, PS, ES): verify tokens; alone, the provider can only verify. */
+  readonly publicKey?: Uint8Array | string | undefined
+  /** PEM private key (RS, PS, ES), or the raw shared secret (HS). */
+  readonly privateKey?: Uint8Array | string | undefined
+  /** Token lifetime (etcd's `ttl` option). Default 5 minutes. */
+  readonly ttlMs?: number | undefined
+}
+
+/** etcd's DefaultTTL for JWTs. */
+export const DEFAULT_JWT_TTL_MS = 5 * 60 * 1000
+
+/** Startup failures of the JWT options, with etcd's texts (auth/store.go and options.go). */
+export class JwtOptionsError extends Error {
+  override name = 'JwtOptionsError'
+}
+
+const b64url = (b: Buffer): string => b.toString('base64url')
+const HASH: Readonly<Record<string, string>> = { '256': 'sha256', '384': 'sha384', '512': 'sha512' }
+
+type Signer =
+  | { readonly kind: 'hmac'; readonly secret: Buffer }
+  | { readonly kind: 'asym'; readonly priv: KeyObject | undefined; readonly pub: KeyObject }
+
+function asymKeys(method: JwtSignMethod, o: JwtOptions): Signer {
+  const wantType = method.startsWith('ES') ? 'ec' : 'rsa'
+  const parse = (f: () => KeyObject): KeyObject => {
+    let k: KeyObject
+    try {
+      k = f()
+    } catch (err) {
+      throw new JwtOptionsError(`auth: cannot parse the ${method} key: ${err instanceof Error ? err.message : String(err)}`)
+    }
+    if (k.asymmetricKeyType !== wantType && !(wantType === 'rsa' && k.asymmetricKeyType === 'rsa-pss')) {
+      throw new JwtOptionsError(`auth: a ${method} key must be ${wantType === 'ec' ? 'an EC' : 'an RSA'} key`)
+    }
+    return k
+  }
+  const priv = o.privateKey !== undefined && o.privateKey.length > 0 ? parse(() => createPrivateKey(Buffer.from(o.privateKey as Uint8Array | string))) : undefined
+  const pub = o.publicKey !== undefined && o.publicKey.length > 0 ? parse(() => createPublicKey(Buffer.from(o.publicKey as Uint8Array | string))) : undefined
+  if (priv === undefined && pub === undefined) throw new JwtOptionsError('auth: missing key data')
+  if (priv !== undefined && pub !== undefined) {
+    const derived = createPublicKey(priv).export({ type: 'spki', format: 'der' })
+    if (!derived.equals(pub.export({ type: 'spki', format: 'der' }))) throw new JwtOptionsError("auth: public and private keys don't match")
+  }
+  return { kind: 'asym', priv, pub: pub ?? createPublicKey(priv as KeyObject) }
+}
+
+/**
+ * The JWT provider (etcd's tokenJWT). Tokens are not remembered: enable/disable/invalidateUser do nothing,
+ * and a token stays valid until its `exp` or until the auth revision moves past the one it carries.
+ */
+export class JwtTokenProvider implements TokenProvider {
+  private readonly method: JwtSignMethod
+  private readonly hash: string
+  private readonly signer: Signer
+  private readonly ttlMs: number
+  private readonly clock: Clock
+  /** Wall time at clock.now() = clockBase: `exp` is Unix time, moved by the server clock (a ManualClock too). */
+  private readonly wallBase = Date.now()
+  private readonly clockBase: number
+  private readonly encodedHeader: string
+
+  constructor(o: JwtOptions, clock: Clock) {
+    if (!(JWT_SIGN_METHODS as readonly string[]).includes(o.signMethod)) throw new JwtOptionsError('auth: invalid auth options')
+    this.method = o.signMethod
+    this.hash = HASH[o.signMethod.slice(2)] as string
+    if (o.signMethod.startsWith('HS')) {
+      if (o.privateKey === undefined || o.privateKey.length === 0) throw new JwtOptionsError('auth: missing key data')
+      this.signer = { kind: 'hmac', secret: Buffer.from(o.privateKey) }
+    } else {
+      this.signer = asymKeys(o.signMethod, o)
+    }
+    this.ttlMs = o.ttlMs !== undefined && o.ttlMs > 0 ? o.ttlMs : DEFAULT_JWT_TTL_MS
+    this.clock = clock
+    this.clockBase = clock.now()
+    // golang-jwt marshals the header map with sorted keys.
+    this.encodedHeader = b64url(Buffer.from(JSON.stringify({ alg: o.signMethod, typ: 'JWT' })))
+  }
+
+  enable(): void {}
+  disable(): void {}
+  invalidateUser(): void {}
+
+  async close(): Promise<void> {}
+
+  /** A signed token; ERR_JWT_VERIFY_ONLY when only a public key was given. */
+  assign(username: string, revision: number): string {
+    if (this.signer.kind === 'asym' && this.signer.priv === undefined) throw new EtcdError('JWT_VERIFY_ONLY')
+    const exp = Math.floor((this.wallNow() + this.ttlMs) / 1000)
+    // Go's json.Marshal of a map sorts the keys.
+    const payload = b64url(Buffer.from(JSON.stringify({ exp, revision, username })))
+    const input = `${this.encodedHeader}.${payload}`
+    return `${input}.${b64url(this.sign(Buffer.from(input)))}`
+  }
+
+  info(token: string): AuthInfo | undefined {
+    const parts = token.split('.')
+    if (parts.length !== 3) return undefined
+    const [h, p, s] = parts as [string, string, string]
+    let header: unknown
+    let claims: unknown
+    try {
+      header = JSON.parse(Buffer.from(h, 'base64url').toString('utf8'))
+      claims = JSON.parse(Buffer.from(p, 'base64url').toString('utf8'))
+    } catch {
+      return undefined
+    }
+    if (typeof header !== 'object' || header === null || (header as { alg?: unknown }).alg !== this.method) return undefined
+    if (!this.verify(Buffer.from(`${h}.${p}`), Buffer.from(s, 'base64url'))) return undefined
+    if (typeof claims !== 'object' || claims === null) return undefined
+    const { exp, revision, username } = claims as { exp?: unknown; revision?: unknown; username?: unknown }
+    // golang-jwt: a token past its exp (when present) is invalid.
+    if (typeof exp === 'number' && Math.floor(this.wallNow() / 1000) > exp) return undefined
+    if (typeof username !== 'string' || typeof revision !== 'number' || !Number.isSafeInteger(revision) || revision < 0) return undefined
+    return { username, revision }
+  }
+
+  private wallNow(): number {
+    return this.wallBase + (this.clock.now() - this.clockBase)
+  }
+
+  private sign(data: Buffer): Buffer {
+    const s = this.signer
+    if (s.kind === 'hmac') return createHmac(this.hash, s.secret).update(data).digest()
+    const key = s.priv as KeyObject
+    if (this.method.startsWith('PS')) return sign(this.hash, data, { key, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: constants.RSA_PSS_SALTLEN_DIGEST })
+    if (this.method.startsWith('ES')) return sign(this.hash, data, { key, dsaEncoding: 'ieee-p1363' })
+    return sign(this.hash, data, key)
+  }
+
+  private verify(data: Buffer, sig: Buffer): boolean {
+    const s = this.signer
+    if (s.kind === 'hmac') {
+      const want = createHmac(this.hash, s.secret).update(data).digest()
+      return want.length === sig.length && timingSafeEqual(want, sig)
+    }
+    try {
+      if (this.method.startsWith('PS')) return verify(this.hash, data, { key: s.pub, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: constants.RSA_PSS_SALTLEN_AUTO }, sig)
+      if (this.method.startsWith('ES')) return verify(this.hash, data, { key: s.pub, dsaEncoding: 'ieee-p1363' }, sig)
+      return verify(this.hash, data, s.pub, sig)
+    } catch {
+      return false
+    }
+  }
+}
