@@ -1,7 +1,8 @@
 // Public surface: explicit named exports only.
 export { openEtcd, Etcd } from './embed/etcd.js'
 export type { Listener } from './embed/etcd.js'
-export type { EtcdOptions, ListenOptions } from './embed/options.js'
+export type { EtcdOptions, ListenOptions, ListenTlsOptions } from './embed/options.js'
+export type { JwtOptions, JwtSignMethod } from './auth/jwt-token.js'
 export { ETCD_DEFAULTS } from './embed/options.js'
 export { Watcher, WatchStream, WATCH_STREAM_BUFFER } from './embed/watch.js'
 export type { WatchOptions, WatchEnd } from './embed/watch.js'
@@ -15,6 +16,11 @@ export type {
   AlarmRequest, AlarmResponse, MoveLeaderRequest, Member, MemberListResponse,
   LockRequest, LockResponse, UnlockRequest, UnlockResponse, LeaderKey, CampaignRequest, CampaignResponse,
   ProclaimRequest, ProclaimResponse, LeaderRequest, LeaderResponse, ResignRequest, ResignResponse,
+  Permission, PermissionType, AuthEnableResponse, AuthDisableResponse, AuthStatusResponse, AuthenticateRequest,
+  AuthenticateResponse, AuthUserAddRequest, AuthUserGetRequest, AuthUserGetResponse, AuthUserListResponse,
+  AuthUserDeleteRequest, AuthUserChangePasswordRequest, AuthUserGrantRoleRequest, AuthUserRevokeRoleRequest,
+  AuthRoleAddRequest, AuthRoleGetRequest, AuthRoleGetResponse, AuthRoleListResponse, AuthRoleDeleteRequest,
+  AuthRoleGrantPermissionRequest, AuthRoleRevokePermissionRequest, AuthHeaderResponse, CallCredentials,
 } from './etcdserver/types.js'
 export { SnapshotError } from './etcdserver/snapshot.js'
 export { LeaseKeepAlive } from './embed/lease.js'

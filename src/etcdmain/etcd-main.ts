@@ -1,6 +1,7 @@
 // The etcdlite command: parse flags, open the store, serve, stop cleanly on SIGINT/SIGTERM.
 import { readFileSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
+import { createSecureContext } from 'node:tls'
 import { Etcd, openEtcd } from '../embed/etcd.js'
 import { createLogger, type Logger } from '../pkg/logger.js'
 import type { EtcdOptions, ListenTlsOptions } from '../embed/options.js'
@@ -73,6 +74,12 @@ async function clientTlsFor(cfg: Config, logger: Logger): Promise<ListenTlsOptio
     }
   }
   const [cert, key, trustedCa] = await Promise.all([read(t.certFile), read(t.keyFile), t.trustedCaFile === '' ? undefined : read(t.trustedCaFile)])
+  try {
+    // Fail here, naming the files, rather than with OpenSSL's bare reason from the first listen().
+    createSecureContext({ cert, key, ...(trustedCa === undefined ? {} : { ca: trustedCa }) })
+  } catch (err) {
+    throw new Error(`TLS key/cert (--cert-file ${t.certFile}, --key-file ${t.keyFile}): ${err instanceof Error ? err.message : String(err)}`, { cause: err })
+  }
   logger.info('starting with client TLS', { 'cert-file': t.certFile, 'key-file': t.keyFile, 'trusted-ca': t.trustedCaFile, 'client-cert-auth': t.clientCertAuth })
   return { cert, key, ...(trustedCa === undefined ? {} : { trustedCa }), clientCertAuth: t.clientCertAuth }
 }

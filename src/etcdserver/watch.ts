@@ -41,8 +41,17 @@ export interface WatchServerContext {
   checkWatchPermitted(creds: CallCredentials | undefined, key: Uint8Array, rangeEnd: Uint8Array): void
 }
 
-/** Auth failures a watch create reports with their own text; any other is "permission denied" (etcd's recvLoop). */
-const OWN_CANCEL_REASON: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['INVALID_AUTH_TOKEN', 'AUTH_OLD_REVISION', 'USER_EMPTY'])
+/**
+ * The cancel_reason of a watch create refused by auth: etcd's recvLoop puts the gRPC error's Go text there
+ * (`rpc error: code = … desc = …`). Three auth failures keep their own; any other is "permission denied".
+ */
+const grpcErrorText = (code: string, e: ErrorCode): string => `rpc error: code = ${code} desc = ${ERROR_MESSAGES[e]}`
+const AUTH_CANCEL_REASONS: Partial<Readonly<Record<ErrorCode, string>>> = {
+  INVALID_AUTH_TOKEN: grpcErrorText('Unauthenticated', 'INVALID_AUTH_TOKEN'),
+  AUTH_OLD_REVISION: grpcErrorText('InvalidArgument', 'AUTH_OLD_REVISION'),
+  USER_EMPTY: grpcErrorText('InvalidArgument', 'USER_EMPTY'),
+}
+const PERMISSION_DENIED_REASON = grpcErrorText('PermissionDenied', 'PERMISSION_DENIED')
 const EMPTY = new Uint8Array(0)
 
 interface WatcherFlags {
@@ -166,7 +175,7 @@ export class ServerWatchStream implements WatchSink {
       this.ctx.checkWatchPermitted(this.creds, r.key.length === 0 ? KEY_ZERO : r.key, r.rangeEnd ?? EMPTY)
     } catch (err) {
       if (!(err instanceof EtcdError)) throw err
-      const cancelReason = OWN_CANCEL_REASON.has(err.code) ? err.message : ERROR_MESSAGES.PERMISSION_DENIED
+      const cancelReason = AUTH_CANCEL_REASONS[err.code] ?? PERMISSION_DENIED_REASON
       this.out.sendControl(this.response(wsrev, INVALID_WATCH_ID, { created: true, canceled: true, cancelReason }))
       return
     }

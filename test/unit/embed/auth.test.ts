@@ -86,7 +86,7 @@ describe('embedded auth', () => {
       assert.equal(got[0]?.canceled, false)
       assert.equal(got[1]?.canceled, true)
       assert.equal(got[1]?.watchId, -1)
-      assert.equal(got[1]?.cancelReason, 'etcdserver: permission denied')
+      assert.equal(got[1]?.cancelReason, 'rpc error: code = PermissionDenied desc = etcdserver: permission denied')
       stream.close()
     } finally {
       await etcd.close()
