@@ -151,7 +151,7 @@ export class Etcd implements AsyncDisposable {
 
   /** Renew a lease once (one LeaseKeepAlive message): TTL is the granted TTL, or 0 if the lease is gone. */
   leaseKeepAliveOnce(req: LeaseKeepAliveRequest): Promise<LeaseKeepAliveResponse> {
-    return this.server.leaseRenew(req)
+    return this.server.leaseRenew(req, this.creds)
   }
 
   /**
@@ -159,7 +159,7 @@ export class Etcd implements AsyncDisposable {
    * then every TTL/3, on the server's clock.
    */
   leaseKeepAlive(opts: LeaseKeepAliveOptions): LeaseKeepAlive {
-    return new LeaseKeepAlive(this.server, opts)
+    return new LeaseKeepAlive(this.server, opts, this.creds)
   }
 
   /** Seconds left on a lease (TTL -1 if it does not exist), its granted TTL and, with `keys`, its keys. */
@@ -169,7 +169,7 @@ export class Etcd implements AsyncDisposable {
 
   /** Every live lease. */
   leaseLeases(): Promise<LeaseLeasesResponse> {
-    return this.sync(() => this.server.leaseLeases())
+    return this.sync(() => this.server.leaseLeases(this.creds))
   }
 
   // ---- end Lease ----
@@ -217,7 +217,7 @@ export class Etcd implements AsyncDisposable {
 
   /** etcd's Status: version, db size, leader (this member), raft index and term, raised alarms. */
   status(): Promise<StatusResponse> {
-    return this.server.maintenance.status()
+    return this.server.maintenance.status(this.creds)
   }
 
   /** CRC-32C over the whole backend (etcd's Hash). */
@@ -272,7 +272,7 @@ export class Etcd implements AsyncDisposable {
 
   /** This member, as `etcdctl member list` shows it. */
   memberList(): Promise<MemberListResponse> {
-    return this.sync(() => this.server.maintenance.cluster.memberList())
+    return this.sync(() => this.server.maintenance.cluster.memberList(this.creds))
   }
 
   /**
@@ -305,7 +305,7 @@ export class Etcd implements AsyncDisposable {
 
   /** Move leadership: succeeds for this member's ID, fails with BAD_LEADER_TRANSFEREE for any other. */
   moveLeader(req: MoveLeaderRequest): Promise<void> {
-    return this.server.maintenance.moveLeader(req)
+    return this.server.maintenance.moveLeader(req, this.creds)
   }
 
   // ---- end Maintenance and Cluster ----

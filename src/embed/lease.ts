@@ -1,7 +1,7 @@
 // Keeping a lease alive in process, the way etcd's clientv3 KeepAlive does over gRPC: renew at once, then
 // every TTL/3, until the lease is gone or the caller stops.
 import type { EtcdServer } from '../etcdserver/etcd-server.js'
-import type { LeaseKeepAliveResponse } from '../etcdserver/types.js'
+import type { CallCredentials, LeaseKeepAliveResponse } from '../etcdserver/types.js'
 import { AsyncQueue } from '../pkg/async-queue.js'
 import type { ClockTimer } from '../pkg/clock.js'
 
@@ -28,6 +28,7 @@ export class LeaseKeepAlive implements AsyncIterableIterator<LeaseKeepAliveRespo
   readonly id: bigint
   readonly closed: Promise<LeaseKeepAliveEnd>
   private readonly server: EtcdServer
+  private readonly creds: CallCredentials | undefined
   private readonly queue = new AsyncQueue<LeaseKeepAliveResponse>({ capacity: KEEPALIVE_BUFFER })
   private timer: ClockTimer | undefined
   private ended = false
@@ -36,8 +37,9 @@ export class LeaseKeepAlive implements AsyncIterableIterator<LeaseKeepAliveRespo
   private readonly onAbort = (): void => this.finish('aborted')
 
   /** @internal use Etcd.leaseKeepAlive() */
-  constructor(server: EtcdServer, opts: LeaseKeepAliveOptions) {
+  constructor(server: EtcdServer, opts: LeaseKeepAliveOptions, creds?: CallCredentials) {
     this.server = server
+    this.creds = creds
     this.id = opts.id
     this.closed = new Promise((resolve) => (this.resolveClosed = resolve))
     this.signal = opts.signal
@@ -79,7 +81,7 @@ export class LeaseKeepAlive implements AsyncIterableIterator<LeaseKeepAliveRespo
       this.finish('closed')
       return
     }
-    this.server.leaseRenew({ id: this.id }).then(
+    this.server.leaseRenew({ id: this.id }, this.creds).then(
       (resp) => {
         if (this.ended) return
         if (resp.ttl <= 0) {

@@ -30,31 +30,32 @@ export function checkDeleteRangeAuth(as: AuthStore, ai: AuthInfo | undefined, r:
 }
 
 /**
- * Txn: read on every compare, and every op of BOTH branches (either may run), nested txns included.
- * etcd 3.4.23 skipped nested txns here, so a nested txn ran unchecked; later releases check them (as here).
+ * Txn: read on every compare, and every op of BOTH branches (either may run), nested txns included, each op
+ * as its own request would be checked. Two fixes of later etcd releases: 3.4.23 skipped the ops of a nested
+ * txn (GHSA-rfx7-8w68-q57q), and checked a put in a txn for write only, not for prev_kv's read or the
+ * lease's keys (CVE-2026-44283, fixed in 3.4.44, 3.5.30 and 3.6.11).
  */
-export function checkTxnAuth(as: AuthStore, ai: AuthInfo | undefined, r: TxnRequest): void {
+export function checkTxnAuth(as: AuthStore, lessor: Lessor, ai: AuthInfo | undefined, r: TxnRequest): void {
   for (const c of r.compare ?? []) as.isRangePermitted(ai, c.key, c.rangeEnd ?? EMPTY)
-  checkOpsAuth(as, ai, r.success ?? [])
-  checkOpsAuth(as, ai, r.failure ?? [])
+  checkOpsAuth(as, lessor, ai, r.success ?? [])
+  checkOpsAuth(as, lessor, ai, r.failure ?? [])
 }
 
-function checkOpsAuth(as: AuthStore, ai: AuthInfo | undefined, ops: readonly RequestOp[]): void {
+function checkOpsAuth(as: AuthStore, lessor: Lessor, ai: AuthInfo | undefined, ops: readonly RequestOp[]): void {
   for (const op of ops) {
     switch (op.type) {
       case 'range':
         as.isRangePermitted(ai, op.request.key, op.request.rangeEnd ?? EMPTY)
         break
       case 'put':
-        // etcd checks only write on the key for a put inside a txn (no lease or prev_kv rule).
-        as.isPutPermitted(ai, op.request.key)
+        checkPutAuth(as, lessor, ai, op.request)
         break
       case 'deleteRange':
         if (op.request.prevKv === true) as.isRangePermitted(ai, op.request.key, op.request.rangeEnd ?? EMPTY)
         as.isDeleteRangePermitted(ai, op.request.key, op.request.rangeEnd ?? EMPTY)
         break
       case 'txn':
-        checkTxnAuth(as, ai, op.request)
+        checkTxnAuth(as, lessor, ai, op.request)
         break
       case 'empty':
         break

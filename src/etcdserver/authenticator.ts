@@ -1,5 +1,5 @@
 // Mirrors etcd's Authenticator (etcdserver/v3_server.go) with the admin rules of etcdserver/apply_auth.go:
-// the Auth service over the auth store. Every call but Authenticate and AuthStatus needs the root role
+// the Auth service over the auth store. Every call but Authenticate needs the root role
 // once auth is enabled; UserGet and RoleGet are also open to the user itself and to holders of the role.
 // Each call is one applied request in etcd (it goes through raft), so each counts in Status's raftIndex.
 import { EtcdError } from '../pkg/errors.js'
@@ -32,12 +32,14 @@ export class Authenticator {
     return this.admin(creds, () => this.s.authStore.disable())
   }
 
-  /** Whether auth is on, and the auth revision (etcd 3.5's AuthStatus; open to every user). */
+  /** Whether auth is on, and the auth revision (etcd 3.5's AuthStatus; root only once auth is on). */
   authStatus(creds?: CallCredentials): Promise<AuthStatusResponse> {
     return this.read(() => {
-      this.s.authInfo(creds)
+      const ai = this.s.authInfo(creds)
+      const header = this.applied()
+      this.s.authStore.isAdminPermitted(ai)
       const as = this.s.authStore
-      return { header: this.applied(), enabled: as.enabled, authRevision: as.revision() }
+      return { header, enabled: as.enabled, authRevision: as.revision() }
     })
   }
 

@@ -16,6 +16,8 @@ export interface ClusterMember {
   readonly member: { readonly name: string; readonly peerUrls: readonly string[]; readonly clientUrls: readonly string[] }
   /** Throws unless the caller holds the root role (membership changes need it once auth is on). */
   checkAdmin(creds: CallCredentials | undefined): void
+  /** Throws unless the call comes from a user (the member list needs one once auth is on). */
+  checkAuthenticated(creds: CallCredentials | undefined): unknown
 }
 
 /**
@@ -66,7 +68,9 @@ export class Cluster {
     return { clusterId: this.s.clusterId, memberId: this.s.memberId, revision: 0, raftTerm: this.s.raftTerm }
   }
 
-  memberList(): MemberListResponse {
+  /** This member. Any user once auth is on (CVE-2026-33413, relaxed for MemberList by etcd-io/etcd#21538). */
+  memberList(creds?: CallCredentials): MemberListResponse {
+    this.s.checkAuthenticated(creds)
     return { header: this.header(), members: [this.self()] }
   }
 

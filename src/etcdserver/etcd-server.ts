@@ -258,7 +258,7 @@ export class EtcdServer implements WatchServerContext {
       checkTxn(r, this.opts.maxTxnOps)
       const ai = this.authInfo(creds)
       if (isTxnReadonly(r)) {
-        checkTxnAuth(this.authStore, ai, r)
+        checkTxnAuth(this.authStore, this.lessor, ai, r)
         const rv = this.kv.read()
         const path = compareToPath(rv, r)
         checkTxnPath(rv, r, path, false, this.leaseExists)
@@ -268,7 +268,7 @@ export class EtcdServer implements WatchServerContext {
       }
       this.checkSize(txnSize(r))
       this.maintenance.checkQuota(costTxn(r))
-      checkTxnAuth(this.authStore, ai, r)
+      checkTxnAuth(this.authStore, this.lessor, ai, r)
       const tw = this.kv.write()
       let rev: number
       let responses: ResponseOp[]
@@ -305,8 +305,9 @@ export class EtcdServer implements WatchServerContext {
    */
   leaseGrant(r: LeaseGrantRequest, creds?: CallCredentials): Promise<LeaseGrantResponse> {
     return this.track(async () => {
-      // Any user may grant a lease (etcd); the token must be valid.
+      // Any user may grant a lease (no permission), but it must be a user (see checkAuthenticated).
       this.authInfo(creds)
+      this.checkAuthenticated(creds)
       this.maintenance.checkQuota(LEASE_OVERHEAD)
       let id = r.id ?? 0n
       // etcd: the next request ID as a positive int64. The generator never repeats itself, but a lease
@@ -323,6 +324,7 @@ export class EtcdServer implements WatchServerContext {
   leaseRevoke(r: LeaseRevokeRequest, creds?: CallCredentials): Promise<LeaseRevokeResponse> {
     return this.track(async () => {
       checkLeasePuts(this.authStore, this.lessor, this.authInfo(creds), r.id)
+      this.checkAuthenticated(creds)
       const rev = this.lessor.revoke(r.id)
       this.maintenance.noteApplied()
       await this.kv.sync(rev)
@@ -335,8 +337,9 @@ export class EtcdServer implements WatchServerContext {
    * Renew a lease (one LeaseKeepAlive message): its expiry restarts and the granted TTL comes back. An
    * unknown lease answers TTL 0, not an error; so does one past its expiry, which is revoked first.
    */
-  leaseRenew(r: LeaseKeepAliveRequest): Promise<LeaseKeepAliveResponse> {
+  leaseRenew(r: LeaseKeepAliveRequest, creds?: CallCredentials): Promise<LeaseKeepAliveResponse> {
     return this.track(async () => {
+      this.checkAuthenticated(creds)
       // etcd fills the header before renewing.
       const header = this.header(this.kv.durableRev())
       const l = this.lessor.lookup(r.id)
@@ -361,8 +364,9 @@ export class EtcdServer implements WatchServerContext {
   }
 
   /** Every live lease, soonest expiry first. */
-  leaseLeases(): LeaseLeasesResponse {
+  leaseLeases(creds?: CallCredentials): LeaseLeasesResponse {
     this.checkOpen()
+    this.checkAuthenticated(creds)
     return { header: this.header(this.kv.durableRev()), leases: this.lessor.leases().map((l) => ({ id: l.id })) }
   }
 
@@ -425,6 +429,18 @@ export class EtcdServer implements WatchServerContext {
   /** Throws unless the caller holds the root role (no-op while auth is disabled): maintenance, membership, auth admin. */
   checkAdmin(creds: CallCredentials | undefined): void {
     this.authStore.isAdminPermitted(this.authInfo(creds))
+  }
+
+  /**
+   * Throws USER_EMPTY unless the call comes from a user (no-op while auth is disabled), and INVALID_AUTH_TOKEN
+   * for a bad token. etcd's hardening of CVE-2026-33413 (GHSA-q8m4-xhhv-38mg): Status, MemberList, listing
+   * alarms and the Lease calls need credentials; etcd 3.4.23 served them to anyone.
+   */
+  checkAuthenticated(creds: CallCredentials | undefined): AuthInfo | undefined {
+    if (!this.authStore.enabled) return undefined
+    const ai = this.authInfo(creds)
+    if (ai === undefined || ai.username === '') throw new EtcdError('USER_EMPTY')
+    return ai
   }
   // ---- end Auth ----
 

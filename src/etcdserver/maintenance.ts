@@ -110,8 +110,10 @@ export class Maintenance {
   }
 
   /** etcd's Status for this member (header at the newest durable revision). */
-  status(): Promise<StatusResponse> {
+  status(creds?: CallCredentials): Promise<StatusResponse> {
     return this.track(async () => {
+      // Any user (etcd's hardening of CVE-2026-33413 and its relaxation for Status, etcd-io/etcd#21666).
+      this.server.checkAuthenticated(creds)
       await this.restored
       const kv = this.server.kv
       const dbSize = this.server.backend.size()
@@ -193,8 +195,11 @@ export class Maintenance {
    */
   alarm(r: AlarmRequest, creds?: CallCredentials): Promise<AlarmResponse> {
     return this.track(async () => {
-      // No permission needed (etcd); the token must be valid.
+      // Listing alarms needs a user, raising or clearing them the root role (CVE-2026-33413; 3.4.23 let anyone).
+      // The token is read even while auth is off, as for every call etcd sends through raft.
       this.server.authInfo(creds)
+      if (r.action === 'GET') this.server.checkAuthenticated(creds)
+      else this.server.checkAdmin(creds)
       await this.restored
       const alarms = this.loadedAlarms()
       const memberId = r.memberId ?? 0n
@@ -225,8 +230,10 @@ export class Maintenance {
    * etcd's MoveLeader on a one-member cluster: moving to this member succeeds at once (it leads already);
    * any other ID is not a member and fails with BAD_LEADER_TRANSFEREE.
    */
-  moveLeader(r: MoveLeaderRequest): Promise<void> {
+  moveLeader(r: MoveLeaderRequest, creds?: CallCredentials): Promise<void> {
     return this.track(() => {
+      // The root role (CVE-2026-33413; 3.4.23 let anyone).
+      this.server.checkAdmin(creds)
       if (r.targetId !== this.server.memberId) throw new EtcdError('BAD_LEADER_TRANSFEREE')
       return Promise.resolve()
     })

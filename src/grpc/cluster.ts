@@ -14,8 +14,8 @@ export function clusterHandlers(def: ServiceDefinition, server: EtcdServer, repo
   void def
   const cluster = server.maintenance.cluster
   const handlers: ClusterHandlers = {
-    MemberList(_call, cb) {
-      reply(cb, () => toPbMemberListResponse(cluster.memberList()), report)
+    MemberList(call, cb) {
+      reply(cb, () => toPbMemberListResponse(cluster.memberList(credentialsOf(call))), report)
     },
     MemberAdd(call, cb) {
       reply(cb, () => cluster.memberAdd(toDomainMemberAdd(call.request), credentialsOf(call)), report)

@@ -53,8 +53,8 @@ export function leaseHandlers(
     LeaseTimeToLive(call, cb) {
       reply(cb, () => toPbLeaseTimeToLiveResponse(server.leaseTimeToLive(toDomainLeaseTimeToLive(call.request), credentialsOf(call))), report)
     },
-    LeaseLeases(_call, cb) {
-      reply(cb, () => toPbLeaseLeasesResponse(server.leaseLeases()), report)
+    LeaseLeases(call, cb) {
+      reply(cb, () => toPbLeaseLeasesResponse(server.leaseLeases(credentialsOf(call))), report)
     },
   }
   const keepAlive = (call: ServerDuplexStream<LeaseKeepAliveRequest, LeaseKeepAliveResponse>): void => {
@@ -74,6 +74,8 @@ function serveKeepAlive(
   report: ErrorReporter,
   calls: WatchCalls,
 ): void {
+  // Read once: the metadata of a stream does not change.
+  const creds = credentialsOf(call)
   let done = false
   const pending: LeaseKeepAliveRequest[] = []
   let busy = false
@@ -103,7 +105,7 @@ function serveKeepAlive(
       return
     }
     busy = true
-    server.leaseRenew(req).then(
+    server.leaseRenew(req, creds).then(
       (resp) => {
         busy = false
         if (done) return

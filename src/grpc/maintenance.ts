@@ -43,8 +43,8 @@ export function maintenanceHandlers(def: ServiceDefinition, server: EtcdServer, 
   void def
   const m = server.maintenance
   const handlers: MaintenanceHandlers = {
-    Status(_call, cb) {
-      reply(cb, () => m.status().then(toPbStatusResponse), report)
+    Status(call, cb) {
+      reply(cb, () => m.status(credentialsOf(call)).then(toPbStatusResponse), report)
     },
     Hash(call, cb) {
       reply(cb, () => m.hash(credentialsOf(call)).then(toPbHashResponse), report)
@@ -57,7 +57,7 @@ export function maintenanceHandlers(def: ServiceDefinition, server: EtcdServer, 
       reply(cb, () => m.defragment(credentialsOf(call)).then(() => ({})), report)
     },
     MoveLeader(call, cb) {
-      reply(cb, () => m.moveLeader(toDomainMoveLeader(call.request)).then(() => ({})), report)
+      reply(cb, () => m.moveLeader(toDomainMoveLeader(call.request), credentialsOf(call)).then(() => ({})), report)
     },
     Alarm(call, cb) {
       reply(cb, () => m.alarm(toDomainAlarm(call.request), credentialsOf(call)).then(toPbAlarmResponse), report)

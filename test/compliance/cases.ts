@@ -17,6 +17,16 @@ import type {
   MemberListResponse, MoveLeaderRequest, MoveLeaderResponse, StatusResponse,
 } from './client.js'
 import type { Loose, Matcher } from './match.js'
+// ---- Auth ----
+import type {
+  AuthDisableResponse, AuthEnableResponse, AuthenticateRequest, AuthenticateResponse, AuthHeaderResponse,
+  AuthRoleAddRequest, AuthRoleDeleteRequest, AuthRoleGetRequest, AuthRoleGetResponse, AuthRoleGrantPermissionRequest,
+  AuthRoleListResponse, AuthRoleRevokePermissionRequest, AuthStatusResponse, AuthUserAddRequest,
+  AuthUserChangePasswordRequest, AuthUserDeleteRequest, AuthUserGetRequest, AuthUserGetResponse, AuthUserGrantRoleRequest,
+  AuthUserListResponse, AuthUserRevokeRoleRequest,
+} from '../../src/etcdserver/types.js'
+import type { EtcdTestClient, ServerOptions } from './client.js'
+// ---- end Auth ----
 
 /** A value as the suite compares it: bytes become latin1 strings, undefined fields disappear. */
 export type View<T> = T extends Uint8Array
@@ -120,7 +130,80 @@ export type MaintenanceStep =
   | ({ readonly moveLeader: WithRef<MoveLeaderRequest, 'targetId'> } & LooseCheck<MoveLeaderResponse>)
   | ({ readonly memberList: true } & LooseCheck<MemberListResponse>)
 
-export type Step = KvStep | WatchStep | LeaseStep | MaintenanceStep
+// ---- Auth ----
+/** Names the client a step runs on: a principal an earlier login or useToken step made; absent: the case's own client. */
+interface As {
+  readonly as?: string
+}
+interface AuthCheck<R extends { readonly header?: ResponseHeader }> {
+  readonly want?: LooseWant<R>
+  readonly err?: WantError
+}
+
+/** One call of the Auth service, on the case's own client or (`as`) on a principal's. */
+export type AuthCallStep = As & (
+  | ({ readonly authEnable: true } & AuthCheck<AuthEnableResponse>)
+  | ({ readonly authDisable: true } & AuthCheck<AuthDisableResponse>)
+  | ({ readonly authStatus: true } & AuthCheck<AuthStatusResponse>)
+  | ({ readonly authenticate: AuthenticateRequest } & AuthCheck<AuthenticateResponse>)
+  | ({ readonly userAdd: AuthUserAddRequest } & AuthCheck<AuthHeaderResponse>)
+  | ({ readonly userGet: AuthUserGetRequest } & AuthCheck<AuthUserGetResponse>)
+  | ({ readonly userList: true } & AuthCheck<AuthUserListResponse>)
+  | ({ readonly userDelete: AuthUserDeleteRequest } & AuthCheck<AuthHeaderResponse>)
+  | ({ readonly userChangePassword: AuthUserChangePasswordRequest } & AuthCheck<AuthHeaderResponse>)
+  | ({ readonly userGrantRole: AuthUserGrantRoleRequest } & AuthCheck<AuthHeaderResponse>)
+  | ({ readonly userRevokeRole: AuthUserRevokeRoleRequest } & AuthCheck<AuthHeaderResponse>)
+  | ({ readonly roleAdd: AuthRoleAddRequest } & AuthCheck<AuthHeaderResponse>)
+  | ({ readonly roleGet: AuthRoleGetRequest } & AuthCheck<AuthRoleGetResponse>)
+  | ({ readonly roleList: true } & AuthCheck<AuthRoleListResponse>)
+  | ({ readonly roleDelete: AuthRoleDeleteRequest } & AuthCheck<AuthHeaderResponse>)
+  | ({ readonly roleGrantPermission: AuthRoleGrantPermissionRequest } & AuthCheck<AuthHeaderResponse>)
+  | ({ readonly roleRevokePermission: AuthRoleRevokePermissionRequest } & AuthCheck<AuthHeaderResponse>)
+)
+
+/** One cell of a permission matrix: an operation and what it must give ('ok', or the exact error). */
+export interface MatrixCell {
+  /** The operation, as a failure table names it (e.g. "range [a, c)"). */
+  readonly name: string
+  /** Run it on a principal's client: resolve on success, reject with ClientError on failure. */
+  readonly run: (c: EtcdTestClient) => Promise<void>
+  readonly want: 'ok' | WantError
+}
+
+/** The cells one principal runs (`as` absent: the case's own client, which has no credentials). */
+export interface MatrixRow {
+  readonly as?: string
+  readonly cells: readonly MatrixCell[]
+}
+
+/**
+ * The steps of the auth part (auth-steps.ts runs them):
+ * - an Auth call (AuthCallStep);
+ * - login: Authenticate as `login` through the case's client (or principal `via`) and keep a client acting as
+ *   that user under the principal name `name` (default: the user's name); with `err`, the login must fail so;
+ * - useToken: a principal whose calls carry this literal token, or the token principal `of` logged in with
+ *   (needs supports.authToken);
+ * - logout: close a principal's client;
+ * - as: run any other step (KV, watch, lease, maintenance) as a principal; its watch streams are the
+ *   principal's own;
+ * - matrix: run every row's cells as its principal, in order, and report every cell that differs in one table;
+ * - expireToken: let principal `expireToken`'s token go unused until the server's token TTL (`ttl` seconds)
+ *   has passed: a ManualClock adapter moves its clock; otherwise fresh tokens of the same user (made right
+ *   after its last use, so they expire no sooner) are probed one by one until one is refused;
+ * - advanceMs: move the server's ManualClock (needs supports.manualClock).
+ */
+export type AuthStep =
+  | AuthCallStep
+  | { readonly login: string; readonly password: string; readonly name?: string; readonly via?: string; readonly err?: WantError }
+  | { readonly useToken: string | { readonly of: string }; readonly name: string }
+  | { readonly logout: string }
+  | { readonly as: string; readonly step: KvStep | WatchStep | LeaseStep | MaintenanceStep }
+  | { readonly matrix: readonly MatrixRow[] }
+  | { readonly expireToken: string; readonly user: string; readonly password: string; readonly ttl: number }
+  | { readonly advanceMs: number }
+// ---- end Auth ----
+
+export type Step = KvStep | WatchStep | LeaseStep | MaintenanceStep | AuthStep
 
 export interface Case {
   /** States the behaviour, e.g. "range with limit sets more and counts every match". */
@@ -135,6 +218,15 @@ export interface Case {
    * that release on purpose): an oracle older than `version` skips the case, saying `why`.
    */
   readonly fixedIn?: { readonly version: string; readonly why: string }
+  // ---- Auth ----
+  /** How the case's server is configured (e.g. a short token TTL); absent: the adapter's defaults. */
+  readonly server?: ServerOptions
+  /**
+   * etcdlite differs on purpose from every etcd release known (e.g. it closes a hole etcd leaves open): the
+   * oracle skips the case, saying why.
+   */
+  readonly deviation?: string
+  // ---- end Auth ----
 }
 
 // ---- builders ----

@@ -8,6 +8,15 @@ import type {
   RangeResponse, ResponseHeader, TxnRequest, TxnResponse,
 } from '../../src/etcdserver/types.js'
 import type { TestWatchStream } from '../helpers/watch-stream.js'
+// ---- Auth ----
+import type {
+  AuthDisableResponse, AuthEnableResponse, AuthenticateRequest, AuthenticateResponse, AuthHeaderResponse,
+  AuthRoleAddRequest, AuthRoleDeleteRequest, AuthRoleGetRequest, AuthRoleGetResponse, AuthRoleGrantPermissionRequest,
+  AuthRoleListResponse, AuthRoleRevokePermissionRequest, AuthStatusResponse, AuthUserAddRequest,
+  AuthUserChangePasswordRequest, AuthUserDeleteRequest, AuthUserGetRequest, AuthUserGetResponse, AuthUserGrantRoleRequest,
+  AuthUserListResponse, AuthUserRevokeRoleRequest, MemberAddRequest,
+} from '../../src/etcdserver/types.js'
+// ---- end Auth ----
 
 /**
  * The one error shape every adapter throws for a failed call: the gRPC status code (numeric, as in
@@ -59,8 +68,69 @@ export interface EtcdTestClient {
   moveLeader(req: MoveLeaderRequest): Promise<MoveLeaderResponse>
   memberList(): Promise<MemberListResponse>
 
+  // ---- Auth ----
+  // The Auth service (needs supports.auth). Every call acts as this client's principal: none for the client
+  // a factory returns, the user for one from login(), the token for one from withToken().
+  authEnable(): Promise<AuthEnableResponse>
+  authDisable(): Promise<AuthDisableResponse>
+  /** etcd 3.5's AuthStatus (needs supports.authStatus). */
+  authStatus(): Promise<AuthStatusResponse>
+  authenticate(req: AuthenticateRequest): Promise<AuthenticateResponse>
+  userAdd(req: AuthUserAddRequest): Promise<AuthHeaderResponse>
+  userGet(req: AuthUserGetRequest): Promise<AuthUserGetResponse>
+  userList(): Promise<AuthUserListResponse>
+  userDelete(req: AuthUserDeleteRequest): Promise<AuthHeaderResponse>
+  userChangePassword(req: AuthUserChangePasswordRequest): Promise<AuthHeaderResponse>
+  userGrantRole(req: AuthUserGrantRoleRequest): Promise<AuthHeaderResponse>
+  userRevokeRole(req: AuthUserRevokeRoleRequest): Promise<AuthHeaderResponse>
+  roleAdd(req: AuthRoleAddRequest): Promise<AuthHeaderResponse>
+  roleGet(req: AuthRoleGetRequest): Promise<AuthRoleGetResponse>
+  roleList(): Promise<AuthRoleListResponse>
+  roleDelete(req: AuthRoleDeleteRequest): Promise<AuthHeaderResponse>
+  roleGrantPermission(req: AuthRoleGrantPermissionRequest): Promise<AuthHeaderResponse>
+  roleRevokePermission(req: AuthRoleRevokePermissionRequest): Promise<AuthHeaderResponse>
+  /**
+   * Authenticate as `name` (a failure rejects with ClientError, as Authenticate does) and return a client on
+   * the same server whose every call, watch streams included, acts as that user, and the token it carries
+   * when the adapter knows it (supports.authToken). The new client's close() releases only that client.
+   */
+  login(name: string, password: string): Promise<LoggedIn>
+  /**
+   * A client on the same server whose every call carries `token` as it is, valid or not (only with
+   * supports.authToken; absent otherwise). Its close() releases only that client.
+   */
+  readonly withToken?: (token: string) => EtcdTestClient
+  /** Cluster's MemberAdd (needs supports.memberAdd). */
+  memberAdd(req: MemberAddRequest): Promise<MemberListResponse>
+  /** Maintenance's Snapshot, read to the end: the number of bytes it streamed (needs supports.maintenance). */
+  snapshot(): Promise<number>
+  /**
+   * Move the server's clock (only when the factory was asked for a short token TTL and the adapter runs the
+   * server on a ManualClock: supports.manualClock).
+   */
+  readonly advanceTime?: (ms: number) => Promise<void>
+  // ---- end Auth ----
+
   close(): Promise<void>
 }
+
+// ---- Auth ----
+/** What login() resolves with. */
+export interface LoggedIn {
+  readonly client: EtcdTestClient
+  /** The token the client sends (absent where the client library keeps it to itself, as etcd3 does). */
+  readonly token?: string
+}
+
+/** How a case wants its server configured; an adapter applies what it can (see Supports). */
+export interface ServerOptions {
+  /** Seconds a simple token lives unused (etcd's --auth-token-ttl). */
+  readonly authTokenTtl?: number
+}
+
+/** bcrypt cost every adapter's server uses: the minimum, so users and logins stay cheap. */
+export const TEST_BCRYPT_COST = 4
+// ---- end Auth ----
 
 // The suite's own shapes of the Maintenance and Cluster messages (etcd's rpc.proto, camelCase; int64
 // counters as numbers, IDs as bigints). The adapters convert to them, so the suite does not depend on how
@@ -132,7 +202,9 @@ export interface MemberListResponse {
 }
 
 /** Starts a fresh server (empty store at revision 1) and returns a client bound to it. */
-export type ClientFactory = () => Promise<EtcdTestClient>
+// ---- Auth ---- (the optional server options)
+export type ClientFactory = (server?: ServerOptions) => Promise<EtcdTestClient>
+// ---- end Auth ----
 
 /** Capabilities a case may require; an adapter lacking one skips that case with the reason. */
 export interface Supports {
@@ -148,6 +220,27 @@ export interface Supports {
   readonly maintenance: boolean
   /** The client hands a NOSPACE error (RESOURCE_EXHAUSTED, "database space exceeded") back to the caller. */
   readonly noSpaceErrors: boolean
+  // ---- Auth ----
+  /** The Auth service and its enforcement on every service; login(). */
+  readonly auth: boolean
+  /** AuthStatus (etcd 3.5+; etcd 3.4 answers UNIMPLEMENTED). */
+  readonly authStatus: boolean
+  /** withToken(): calls carrying a raw token (a client library that manages its own token cannot). */
+  readonly authToken: boolean
+  /** Cluster's MemberAdd. */
+  readonly memberAdd: boolean
+  /** The factory honours ServerOptions.authTokenTtl on a ManualClock, and the client has advanceTime(). */
+  readonly manualClock: boolean
+  /** The client hands UNKNOWN errors (etcd's unmapped ones, e.g. a no-password user's Authenticate) back to the caller. */
+  readonly unknownErrors: boolean
+  /**
+   * etcd's hardening of CVE-2026-33413 (GHSA-q8m4-xhhv-38mg, etcd 3.4.4x/3.5.28+): once auth is on, Status,
+   * MemberList, listing alarms and the Lease calls need a user, MoveLeader and changing alarms the root role.
+   */
+  readonly authHardened: boolean
+  /** etcd 3.4.23's rules before that hardening: those calls are open to anyone (the reference etcd). */
+  readonly authLegacy: boolean
+  // ---- end Auth ----
 }
 
 export type Feature = keyof Supports
@@ -170,4 +263,10 @@ export interface Adapter {
   readonly concurrency?: number
 }
 
-export const SUPPORTS_ALL: Supports = { nestedTxn: true, requestSizeLimit: true, physicalCompaction: true, lease: true, maintenance: true, noSpaceErrors: true }
+export const SUPPORTS_ALL: Supports = {
+  nestedTxn: true, requestSizeLimit: true, physicalCompaction: true, lease: true, maintenance: true, noSpaceErrors: true,
+  // ---- Auth ----
+  auth: true, authStatus: true, authToken: true, memberAdd: true, manualClock: false, unknownErrors: true,
+  authHardened: true, authLegacy: false,
+  // ---- end Auth ----
+}

@@ -14,6 +14,10 @@ import { isWatchStep, WatchSession } from './watch-steps.js'
 import { CallSession, isCallStep } from './call-steps.js'
 import { LEASE_CASES } from './lease.js'
 import { MAINTENANCE_CASES } from './maintenance.js'
+// ---- Auth ----
+import { AUTH_CASES } from './auth.js'
+import { AuthSession, isAuthStep } from './auth-steps.js'
+// ---- end Auth ----
 
 /** Every case, grouped as the report shows them. */
 export const GROUPS: ReadonlyArray<readonly [string, readonly Case[]]> = [
@@ -24,6 +28,9 @@ export const GROUPS: ReadonlyArray<readonly [string, readonly Case[]]> = [
   ['watch', WATCH_CASES],
   ['lease', LEASE_CASES],
   ['maintenance', MAINTENANCE_CASES],
+  // ---- Auth ----
+  ['auth', AUTH_CASES],
+  // ---- end Auth ----
 ]
 
 
@@ -82,8 +89,17 @@ export async function runSteps(c: EtcdTestClient, steps: readonly Step[]): Promi
   const ids = new HeaderIdentity()
   const watches = new WatchSession(c, view, (h, where) => ids.check(h, where))
   const calls = new CallSession(c, view, (h, where) => ids.check(h, where))
+  // ---- Auth ----
+  const auth = new AuthSession(c, view, (h, where) => ids.check(h, where), (client, s, where) => runKvStep(client, s, ids, where))
+  // ---- end Auth ----
   try {
     for (const [i, s] of steps.entries()) {
+      // ---- Auth ----
+      if (isAuthStep(s)) {
+        await auth.run(s, `step ${i + 1}`)
+        continue
+      }
+      // ---- end Auth ----
       if (isWatchStep(s)) {
         await watches.run(s, `step ${i + 1} (watch stream ${s.stream})`)
         continue
@@ -100,10 +116,28 @@ export async function runSteps(c: EtcdTestClient, steps: readonly Step[]): Promi
       else if ('err' in got) assert.fail(`${where}: seed step failed: ${got.err.code} ${got.err.message}`)
     }
     watches.assertDrained()
+    // ---- Auth ----
+    auth.assertDrained()
+    // ---- end Auth ----
   } finally {
     watches.close()
+    // ---- Auth ----
+    await auth.close()
+    // ---- end Auth ----
   }
 }
+
+// ---- Auth ----
+/** One KV step on `c` (a principal's client), checked exactly as runSteps checks one on the case's client. */
+async function runKvStep(c: EtcdTestClient, s: KvStep, ids: HeaderIdentity, where: string): Promise<void> {
+  const { name, p } = send(c, s)
+  const at = `${where} (${name})`
+  const got = await outcome(p, ids, at)
+  if (s.err !== undefined) assert.deepStrictEqual(got, { err: s.err }, `${at}: want error`)
+  else if (s.want !== undefined) assert.deepStrictEqual(got, { ok: s.want }, `${at}: want response`)
+  else if ('err' in got) assert.fail(`${at}: seed step failed: ${got.err.code} ${got.err.message}`)
+}
+// ---- end Auth ----
 
 /** a < b for dotted release numbers ("3.4.23" < "3.4.25"). */
 function olderThan(a: string, b: string): boolean {
@@ -120,6 +154,9 @@ function olderThan(a: string, b: string): boolean {
 function skipReason(opts: Adapter, c: Case): string | undefined {
   const missing = (c.requires ?? []).filter((f) => !opts.supports[f])
   if (missing.length > 0) return `${opts.name} does not support ${missing.join(', ')}`
+  // ---- Auth ----
+  if (c.deviation !== undefined && opts.oracle === true) return `a deliberate etcdlite deviation: ${c.deviation}`
+  // ---- end Auth ----
   const v = opts.etcdVersion
   if (c.fixedIn !== undefined && v !== undefined && olderThan(v, c.fixedIn.version)) {
     return `etcd ${v} predates ${c.fixedIn.version}: ${c.fixedIn.why}`
@@ -143,7 +180,7 @@ export function runComplianceSuite(opts: SuiteOptions): void {
           const skip = skipReason(opts, c)
           const todo = opts.oracle === true ? undefined : c.todo
           it(c.name, { ...(skip === undefined ? {} : { skip }), ...(todo === undefined ? {} : { todo }) }, async () => {
-            const client = await factory()
+            const client = await factory(c.server) // ---- Auth ---- (c.server)
             try {
               await runSteps(client, c.steps)
             } finally {

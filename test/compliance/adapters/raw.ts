@@ -4,9 +4,15 @@ import * as grpc from '@grpc/grpc-js'
 import type { ServiceError } from '@grpc/grpc-js'
 import type { LeaseKeepAliveRequest } from '../../../src/etcdserver/types.js'
 import { loadEtcdProto } from '../../../src/grpc/proto.js'
-import { rawClient, unary, type UnaryCall } from '../../helpers/grpc-client.js'
-import { rawWatchClient } from '../../helpers/watch-stream.js'
+import { unary, type UnaryCall } from '../../helpers/grpc-client.js'
+import { rawWatchStream } from '../../helpers/watch-stream.js'
 import { ClientError, type EtcdTestClient } from '../client.js'
+// ---- Auth ----
+import {
+  fromPbAuthenticate, fromPbAuthStatus, fromPbHeaderOnly, fromPbRoleGet, fromPbRoleList, fromPbUserGet, fromPbUserList,
+  toPbMemberAdd, toPbRoleGrantPermission, toPbRoleRevokePermission, toPbUserAdd, toPbUserChangePassword,
+} from './pb-auth.js'
+// ---- end Auth ----
 import {
   fromPbAlarm, fromPbCompaction, fromPbDefragment, fromPbDeleteRange, fromPbHash, fromPbHashKv, fromPbLeaseGrant,
   fromPbLeaseKeepAlive, fromPbLeaseLeases, fromPbLeaseRevoke, fromPbLeaseTimeToLive, fromPbMemberList, fromPbMoveLeader,
@@ -82,26 +88,64 @@ export function keepAliveExchange<T>(
   })
 }
 
+// ---- Auth ----
+/** A client interceptor that puts `token` into the metadata of every call, unary and streaming alike. */
+function tokenInterceptor(token: string): grpc.Interceptor {
+  return (options, nextCall) =>
+    new grpc.InterceptingCall(nextCall(options), {
+      start(metadata, listener, next) {
+        metadata.set('token', token)
+        next(metadata, listener)
+      },
+    })
+}
+
+/** Read a server stream of Snapshot to its end; resolves with the number of blob bytes, rejects as a unary call. */
+function snapshotBytes(mnt: grpc.Client): Promise<number> {
+  const fn = (mnt as unknown as Record<string, unknown>)['Snapshot']
+  if (typeof fn !== 'function') return Promise.reject(new Error('no Snapshot method'))
+  const stream = (fn as (req: object) => grpc.ClientReadableStream<unknown>).call(mnt, {})
+  return new Promise((resolve, reject) => {
+    let n = 0
+    stream.on('data', (d: unknown) => {
+      const blob = typeof d === 'object' && d !== null ? (d as Record<string, unknown>)['blob'] : undefined
+      if (blob instanceof Uint8Array) n += blob.byteLength
+    })
+    stream.on('error', (e) => reject(toClientError(e)))
+    stream.on('end', () => resolve(n))
+  })
+}
+// ---- end Auth ----
+
 /**
- * Bind raw KV, Watch, Lease, Maintenance and Cluster clients to `endpoint`; `close()` closes them all (and
- * with them every stream still open), then runs `dispose` (stop the server).
+ * Bind raw KV, Watch, Lease, Maintenance, Cluster and Auth clients to `endpoint`; `close()` closes them all
+ * (and with them every stream still open), then runs `dispose` (stop the server). With `token`, every call
+ * carries it as the `token` metadata.
  */
-export function rawTestClient(endpoint: string, dispose: () => Promise<void>): EtcdTestClient {
-  const c = rawClient(endpoint)
-  const w = rawWatchClient(endpoint)
+export function rawTestClient(endpoint: string, dispose: () => Promise<void>, token?: string): EtcdTestClient {
   const proto = loadEtcdProto().etcdserverpb
   const creds = grpc.credentials.createInsecure()
-  const lease = new proto.Lease(endpoint, creds)
-  const mnt = new proto.Maintenance(endpoint, creds)
-  const cluster = new proto.Cluster(endpoint, creds)
+  // ---- Auth ---- (every client carries the token)
+  const opts: grpc.ClientOptions = token === undefined ? {} : { interceptors: [tokenInterceptor(token)] }
+  const kv = new proto.KV(endpoint, creds, opts)
+  const w = new proto.Watch(endpoint, creds, opts)
+  const auth = new proto.Auth(endpoint, creds, opts)
+  // ---- end Auth ----
+  const lease = new proto.Lease(endpoint, creds, opts)
+  const mnt = new proto.Maintenance(endpoint, creds, opts)
+  const cluster = new proto.Cluster(endpoint, creds, opts)
   const u = (client: grpc.Client, method: string): UnaryCall => unary(client, method)
+  // ---- Auth ----
+  const a = <T>(method: string, req: object, parse: (x: unknown) => T): Promise<T> => call(u(auth, method), req, parse)
+  const derived = (t: string): EtcdTestClient => rawTestClient(endpoint, () => Promise.resolve(), t)
+  // ---- end Auth ----
   return {
-    range: (r) => call(c.kv.Range, toPbRange(r), fromPbRange),
-    put: (r) => call(c.kv.Put, toPbPut(r), fromPbPut),
-    deleteRange: (r) => call(c.kv.DeleteRange, toPbDeleteRange(r), fromPbDeleteRange),
-    txn: (r) => call(c.kv.Txn, toPbTxn(r), fromPbTxn),
-    compact: (r) => call(c.kv.Compact, toPbCompaction(r), fromPbCompaction),
-    watch: () => w.open(),
+    range: (r) => call(u(kv, 'Range'), toPbRange(r), fromPbRange),
+    put: (r) => call(u(kv, 'Put'), toPbPut(r), fromPbPut),
+    deleteRange: (r) => call(u(kv, 'DeleteRange'), toPbDeleteRange(r), fromPbDeleteRange),
+    txn: (r) => call(u(kv, 'Txn'), toPbTxn(r), fromPbTxn),
+    compact: (r) => call(u(kv, 'Compact'), toPbCompaction(r), fromPbCompaction),
+    watch: () => rawWatchStream(w),
     leaseGrant: (r) => call(u(lease, 'LeaseGrant'), toPbLeaseGrant(r), fromPbLeaseGrant),
     leaseRevoke: (r) => call(u(lease, 'LeaseRevoke'), toPbLeaseId(r), fromPbLeaseRevoke),
     leaseKeepAlive: (reqs) => keepAliveExchange(lease.LeaseKeepAlive(), reqs, fromPbLeaseKeepAlive, toClientError),
@@ -114,9 +158,36 @@ export function rawTestClient(endpoint: string, dispose: () => Promise<void>): E
     defragment: () => call(u(mnt, 'Defragment'), {}, fromPbDefragment),
     moveLeader: (r) => call(u(mnt, 'MoveLeader'), toPbMoveLeader(r), fromPbMoveLeader),
     memberList: () => call(u(cluster, 'MemberList'), {}, fromPbMemberList),
+    // ---- Auth ----
+    authEnable: () => a('AuthEnable', {}, fromPbHeaderOnly),
+    authDisable: () => a('AuthDisable', {}, fromPbHeaderOnly),
+    authStatus: () => a('AuthStatus', {}, fromPbAuthStatus),
+    authenticate: (r) => a('Authenticate', r, fromPbAuthenticate),
+    userAdd: (r) => a('UserAdd', toPbUserAdd(r), fromPbHeaderOnly),
+    userGet: (r) => a('UserGet', r, fromPbUserGet),
+    userList: () => a('UserList', {}, fromPbUserList),
+    userDelete: (r) => a('UserDelete', r, fromPbHeaderOnly),
+    userChangePassword: (r) => a('UserChangePassword', toPbUserChangePassword(r), fromPbHeaderOnly),
+    userGrantRole: (r) => a('UserGrantRole', r, fromPbHeaderOnly),
+    userRevokeRole: (r) => a('UserRevokeRole', r, fromPbHeaderOnly),
+    roleAdd: (r) => a('RoleAdd', r, fromPbHeaderOnly),
+    roleGet: (r) => a('RoleGet', r, fromPbRoleGet),
+    roleList: () => a('RoleList', {}, fromPbRoleList),
+    roleDelete: (r) => a('RoleDelete', r, fromPbHeaderOnly),
+    roleGrantPermission: (r) => a('RoleGrantPermission', toPbRoleGrantPermission(r), fromPbHeaderOnly),
+    roleRevokePermission: (r) => a('RoleRevokePermission', toPbRoleRevokePermission(r), fromPbHeaderOnly),
+    login: async (name, password) => {
+      const { token: t } = await a('Authenticate', { name, password }, fromPbAuthenticate)
+      return { client: derived(t), token: t }
+    },
+    withToken: derived,
+    memberAdd: (r) => call(u(cluster, 'MemberAdd'), toPbMemberAdd(r), fromPbMemberList),
+    snapshot: () => snapshotBytes(mnt),
+    // ---- end Auth ----
     async close() {
-      c.close()
+      kv.close()
       w.close()
+      auth.close()
       lease.close()
       mnt.close()
       cluster.close()

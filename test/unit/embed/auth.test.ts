@@ -166,13 +166,38 @@ describe('embedded auth', () => {
     await etcd.close()
     const again = await openEtcd({ db, bcryptCost: 4 })
     try {
-      assert.equal((await again.authStatus()).enabled, true)
+      await rejects(again.authStatus(), 'USER_EMPTY')
       await rejects(again.range({ key: enc('a') }), 'USER_EMPTY')
       await rejects(again.withToken(token).range({ key: enc('a') }), 'INVALID_AUTH_TOKEN')
       const root = again.withToken((await again.authenticate({ name: 'root', password: 'pw' })).token)
+      assert.equal((await root.authStatus()).enabled, true)
       assert.deepEqual((await root.userList()).users, ['root'])
     } finally {
       await again.close()
+    }
+  })
+})
+
+describe('embedded auth: calls etcd 3.4.23 served to anyone need credentials (CVE-2026-33413 hardening)', () => {
+  it('status, member list, alarm list and the lease calls need a user; move leader and alarm changes root', async () => {
+    const { etcd, root, alice } = await setUp()
+    try {
+      for (const call of [() => etcd.status(), () => etcd.memberList(), () => etcd.alarmList(), () => etcd.leaseGrant({ ttl: 60 }), () => etcd.leaseLeases()]) {
+        await rejects(call(), 'USER_EMPTY')
+      }
+      await alice.status()
+      await alice.memberList()
+      await alice.alarmList()
+      const { id } = await alice.leaseGrant({ ttl: 60 })
+      assert.equal((await alice.leaseKeepAliveOnce({ id })).ttl, 60)
+      await rejects(etcd.leaseKeepAliveOnce({ id }), 'USER_EMPTY')
+      await rejects(etcd.leaseRevoke({ id }), 'USER_EMPTY')
+      await rejects(alice.moveLeader({ targetId: etcd.server.memberId }), 'PERMISSION_DENIED')
+      await rejects(alice.alarm({ action: 'ACTIVATE', memberId: etcd.server.memberId, alarm: 'NOSPACE' }), 'PERMISSION_DENIED')
+      await root.moveLeader({ targetId: etcd.server.memberId })
+      await alice.leaseRevoke({ id })
+    } finally {
+      await etcd.close()
     }
   })
 })
