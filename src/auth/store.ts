@@ -1,7 +1,9 @@
 // Mirrors etcd auth/store.go (3.4): users, roles, key permissions, the enabled flag and the auth revision,
 // persisted in the backend's auth buckets; password checks, simple tokens and permission checks.
 // Deviations are listed in README "Deviations".
-import { hash, verify } from '@node-rs/bcrypt'
+// bcryptjs (pure JavaScript, so it installs on every platform): its async calls work in slices between
+// other callbacks, so a password check (tens of ms at cost 10) never holds the event loop for long.
+import { compare, genSalt, hash } from 'bcryptjs'
 import type { Backend } from '../backend/backend.js'
 import { readU64, u64 } from '../backend/meta-u64.js'
 import { compareBytes, equalBytes } from '../pkg/bytes.js'
@@ -78,7 +80,7 @@ export interface UserChangePasswordRequest {
  * The auth store. Everything lives in memory and is written through to the backend's `auth`, `authUsers`
  * and `authRoles` buckets.
  *
- * Every mutation hashes first (the only slow step, on bcrypt's thread pool), then runs ONE synchronous
+ * Every mutation hashes first (the only slow step, done in slices by bcryptjs), then runs ONE synchronous
  * section (check, buffer the writes, bump the revision where etcd does, rebuild the permission cache), and
  * then awaits `backend.commit()` (etcd's ForceCommit) as its only await after that: two mutations never
  * interleave, and a check made after the hash sees every earlier mutation. Errors come in etcd's order.
@@ -362,7 +364,7 @@ export class AuthStore {
     if (u === undefined) throw new EtcdError('AUTH_FAILED')
     if (u.noPassword) throw new EtcdError('NO_PASSWORD_USER')
     const rev = this.rev
-    if (!(await verify(password, u.password))) throw new EtcdError('AUTH_FAILED')
+    if (!(await compare(password, u.password))) throw new EtcdError('AUTH_FAILED')
     return rev
   }
 
@@ -439,10 +441,12 @@ export class AuthStore {
 
   // ---- Internals ----
 
-  /** The stored form of a password: `hashedPassword` as given when non-empty, else a bcrypt 2a hash. */
+  /** The stored form of a password: `hashedPassword` as given when non-empty, else a bcrypt hash. */
   private async hashOrGiven(password: string, hashedPassword: string | undefined): Promise<string> {
     if (hashedPassword !== undefined && hashedPassword !== '') return hashedPassword
-    return hash(password, { cost: this.bcryptCost, version: '2a' })
+    // Go's bcrypt writes version 2a (bcryptjs 2b; the two hash alike): keep etcd's form.
+    const salt = (await genSalt(this.bcryptCost)).replace(/^\$2b\$/, '$2a$')
+    return hash(password, salt)
   }
 
   private putUser(u: User): void {

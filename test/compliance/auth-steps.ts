@@ -129,10 +129,7 @@ export class AuthSession {
     try {
       got = await via.login(s.login, s.password)
     } catch (e) {
-      if (!(e instanceof ClientError)) throw e
-      const err = { code: e.code, message: e.message }
-      if (s.err === undefined) assert.fail(`${at}: failed: ${describeOutcome(err)}`)
-      assert.deepStrictEqual({ err }, { err: s.err }, `${at}: want error`)
+      expectFailure(e, s.err, at)
       return
     }
     if (s.err !== undefined) {
@@ -171,10 +168,7 @@ export class AuthSession {
     try {
       r = await p
     } catch (e) {
-      if (!(e instanceof ClientError)) throw e
-      const err = { code: e.code, message: e.message }
-      if (s.err === undefined) assert.fail(`${at}: failed: ${describeOutcome(err)}`)
-      assert.deepStrictEqual({ err }, { err: s.err }, `${at}: want error`)
+      expectFailure(e, s.err, at)
       return
     }
     if (r.header !== undefined) this.checkHeader(r.header, at)
@@ -255,4 +249,12 @@ export class AuthSession {
     for (const p of ps) p.watches.close()
     await Promise.all(ps.map((p) => p.client.close()))
   }
+}
+
+/** A step failed with `e`: it must be a ClientError, and the step must have wanted exactly that error. */
+function expectFailure(e: unknown, want: { readonly code: number; readonly message: string } | undefined, at: string): void {
+  if (!(e instanceof ClientError)) throw e
+  const err = { code: e.code, message: e.message }
+  if (want === undefined) assert.fail(`${at}: failed: ${describeOutcome(err)}`)
+  assert.deepStrictEqual({ err }, { err: want }, `${at}: want error`)
 }

@@ -10,7 +10,7 @@ import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { join } from 'node:path'
 import { status as grpcStatus } from '@grpc/grpc-js'
-import { etcdctl, type CtlResult } from '../helpers/etcdctl.js'
+import { etcdctl, stderrLines, type CtlResult } from '../helpers/etcdctl.js'
 import { haveEtcd, haveEtcdctl, startEtcdliteProcess, startReferenceEtcd, type ServerProcess } from '../helpers/processes.js'
 import { tempDir } from '../helpers/tmp.js'
 import { ClientError } from '../compliance/client.js'
@@ -49,16 +49,8 @@ function normalize(r: CtlResult, side: Side): unknown {
     .replace(/^(<EP>, <HEX>, [^,]+), [^,]+, (true|false), (true|false), \d+, \d+, \d+, /gm, '$1, <size>, $2, $3, <term>, <index>, <index>, ')
     .replace(/"(cluster_id|member_id|raft_term)":\d+/g, '"$1":0')
     .replace(/Snapshot saved at .*/g, 'Snapshot saved at <file>')
-  const stderr = deidentify(r.stderr).split('\n').filter((l) => l !== '').map((l) => {
-    if (!l.startsWith('{"level"')) return l
-    try {
-      const o = JSON.parse(l) as Record<string, unknown>
-      // etcdctl's snapshot progress lines name a file and a size; only what they say is compared.
-      return { level: o['level'], msg: o['msg'], error: o['error'] }
-    } catch {
-      return l
-    }
-  })
+  // etcdctl's snapshot progress lines name a file and a size; only what they say is compared.
+  const stderr = stderrLines(deidentify(r.stderr))
   return { code: r.code, stdout, stderr }
 }
 

@@ -14,7 +14,7 @@ import { loadEtcdProto } from '../../src/grpc/proto.js'
 import { unary } from '../helpers/grpc-client.js'
 import { haveEtcd, haveEtcdctl, startEtcdliteProcess, startReferenceEtcd, type ServerProcess } from '../helpers/processes.js'
 import { tempDir } from '../helpers/tmp.js'
-import { etcdctl, type CtlResult } from '../helpers/etcdctl.js'
+import { etcdctl, stderrLines, type CtlResult } from '../helpers/etcdctl.js'
 
 const skip = !haveEtcdctl() ? 'etcdctl is not on PATH' : !haveEtcd() ? 'the reference `etcd` binary is not on PATH' : false
 
@@ -78,15 +78,7 @@ function normStdout(raw: string, side: Side, n: Norm): unknown {
 }
 
 function normStderr(raw: string, side: Side): unknown[] {
-  return deidentify(raw, side).split('\n').filter((l) => l !== '').map((l) => {
-    if (!l.startsWith('{"level"')) return l
-    try {
-      const o = JSON.parse(l) as Record<string, unknown>
-      return { level: o['level'], msg: o['msg'], error: o['error'] }
-    } catch {
-      return l
-    }
-  })
+  return stderrLines(deidentify(raw, side))
 }
 
 const norm = (r: CtlResult, side: Side, n: Norm): unknown => ({ code: r.code, stdout: normStdout(r.stdout, side, n), stderr: normStderr(r.stderr, side) })

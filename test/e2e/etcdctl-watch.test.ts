@@ -19,6 +19,7 @@ import assert from 'node:assert/strict'
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process'
 import { rawClient, type RawClient } from '../helpers/grpc-client.js'
 import { haveEtcd, haveEtcdctl, startEtcdliteProcess, startReferenceEtcd, type ServerProcess } from '../helpers/processes.js'
+import { stderrLines } from '../helpers/etcdctl.js'
 
 const AGAINST = process.env['WATCH_DIFF_AGAINST'] === 'etcd' ? 'etcd' : 'etcdlite'
 const skip = !haveEtcdctl() ? 'etcdctl is not on PATH' : !haveEtcd() ? 'the reference `etcd` binary is not on PATH' : false
@@ -199,18 +200,7 @@ function normStdout(format: Format, out: string): unknown {
   }
 }
 
-/** etcdctl's own zap warning lines carry a timestamp and a random client target: keep message and error. */
-function normStderr(s: string): unknown[] {
-  return s.split('\n').filter((l) => l !== '').map((l) => {
-    if (!l.startsWith('{"level"')) return l
-    try {
-      const o = JSON.parse(l) as Record<string, unknown>
-      return { level: o['level'], msg: o['msg'], error: o['error'] }
-    } catch {
-      return l
-    }
-  })
-}
+const normStderr = stderrLines
 
 // ---- the scenarios ----
 

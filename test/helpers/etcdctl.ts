@@ -30,3 +30,19 @@ export function etcdctl(endpoint: string, args: readonly string[], stdin = ''): 
     }
   })
 }
+
+/**
+ * etcdctl's stderr as comparable lines: its zap log lines (`{"level":…}`) carry a timestamp and a random
+ * client target, so only their level, message and error are kept; other lines stay as they are.
+ */
+export function stderrLines(s: string): unknown[] {
+  return s.split('\n').filter((l) => l !== '').map((l) => {
+    if (!l.startsWith('{"level"')) return l
+    try {
+      const o = JSON.parse(l) as Record<string, unknown>
+      return { level: o['level'], msg: o['msg'], error: o['error'] }
+    } catch {
+      return l
+    }
+  })
+}
