@@ -2,7 +2,7 @@
 // etcd and etcdlite; it prints one ClientResult as JSON on stdout and progress markers on stderr.
 //
 //   node build/bench/client.js --endpoint 127.0.0.1:2379 --op put --clients 16 --channels 16 \
-//     --seconds 5 --warmup 1 --key-size 16 --value-size 128 --key-space 10000 [--serializable]
+//     --seconds 5 --warmup 1 --key-size 16 --value-size 128 --key-space 10000 [--serializable] [--token T]
 import { randomBytes } from 'node:crypto'
 import { parseArgs } from 'node:util'
 import * as grpc from '@grpc/grpc-js'
@@ -16,6 +16,8 @@ interface ClientArgs extends LoadParams {
   readonly op: Op
   readonly clients: number
   readonly channels: number
+  /** Sent as the `token` metadata of every request (auth enabled). */
+  readonly token: string | undefined
 }
 
 function parseClientArgs(argv: readonly string[]): ClientArgs {
@@ -32,6 +34,7 @@ function parseClientArgs(argv: readonly string[]): ClientArgs {
       'value-size': { type: 'string', default: '128' },
       'key-space': { type: 'string', default: '10000' },
       serializable: { type: 'boolean', default: false },
+      token: { type: 'string' },
     },
     strict: true,
   })
@@ -57,6 +60,7 @@ function parseClientArgs(argv: readonly string[]): ClientArgs {
     valueSize: Math.floor(num('value-size', values['value-size'], 0)),
     keySpace: Math.floor(num('key-space', values['key-space'], 1)),
     serializable: values.serializable,
+    token: values.token,
   }
 }
 
@@ -85,11 +89,11 @@ async function openChannels(endpoint: string, n: number): Promise<KVClient[]> {
 
 type Call = () => Promise<void>
 
-function putCall(kv: KVClient, keys: readonly Buffer[], value: Buffer, next: () => number): Call {
+function putCall(kv: KVClient, keys: readonly Buffer[], value: Buffer, next: () => number, md: grpc.Metadata): Call {
   return () => new Promise<void>((resolve, reject) => {
     const key = keys[next()]
     if (key === undefined) throw new Error('put: key index out of range')
-    kv.Put({ key, value }, (err, res) => {
+    kv.Put({ key, value }, md, (err, res) => {
       if (err !== null) reject(err)
       else if (res?.header === null || res?.header === undefined) reject(new Error('put: response without header'))
       else resolve()
@@ -97,9 +101,9 @@ function putCall(kv: KVClient, keys: readonly Buffer[], value: Buffer, next: () 
   })
 }
 
-function rangeCall(kv: KVClient, key: Buffer, valueSize: number, serializable: boolean): Call {
+function rangeCall(kv: KVClient, key: Buffer, valueSize: number, serializable: boolean, md: grpc.Metadata): Call {
   return () => new Promise<void>((resolve, reject) => {
-    kv.Range({ key, serializable }, (err, res) => {
+    kv.Range({ key, serializable }, md, (err, res) => {
       if (err !== null) reject(err)
       else if (res?.kvs.length !== 1 || res.kvs[0]?.value.length !== valueSize) reject(new Error('range: expected the pre-populated key'))
       else resolve()
@@ -112,6 +116,8 @@ async function run(args: ClientArgs): Promise<ClientResult> {
   try {
     const value = randomBytes(args.valueSize)
     const rangeKey = makeKey('r', 0, args.keySize)
+    const md = new grpc.Metadata()
+    if (args.token !== undefined) md.set('token', args.token)
     let calls: Call[]
     if (args.op === 'put') {
       const keys = Array.from({ length: args.keySpace }, (_, i) => makeKey('p', i, args.keySize))
@@ -121,11 +127,11 @@ async function run(args: ClientArgs): Promise<ClientResult> {
         seq = (seq + 1) % keys.length
         return i
       }
-      calls = Array.from({ length: args.clients }, (_, i) => putCall(channels[i % channels.length] as KVClient, keys, value, next))
+      calls = Array.from({ length: args.clients }, (_, i) => putCall(channels[i % channels.length] as KVClient, keys, value, next, md))
     } else {
       // Pre-populate the one key every range request reads.
-      await putCall(channels[0] as KVClient, [rangeKey], value, () => 0)()
-      calls = Array.from({ length: args.clients }, (_, i) => rangeCall(channels[i % channels.length] as KVClient, rangeKey, args.valueSize, args.serializable))
+      await putCall(channels[0] as KVClient, [rangeKey], value, () => 0, md)()
+      calls = Array.from({ length: args.clients }, (_, i) => rangeCall(channels[i % channels.length] as KVClient, rangeKey, args.valueSize, args.serializable, md))
     }
 
     const samples = new SampleBuffer()

@@ -17,6 +17,7 @@ import { runWatchWorkload, type CatchupFigures, type FanoutFigures, type MemFigu
 import { WATCH_WORKLOADS, type WatchWorkload } from './lib/watch-workloads.js'
 import { leaseRatios, printLeaseTables, runLeaseWorkload, summarizeLease, type LeaseMeasurement } from './lib/lease-run.js'
 import { LEASE_WORKLOADS, type LeaseWorkload } from './lib/lease-workloads.js'
+import { AUTH_DECOYS, enableBenchAuth } from './lib/auth-setup.js'
 
 const CLIENT_JS = fileURLToPath(new URL('./client.js', import.meta.url))
 
@@ -42,6 +43,8 @@ const USAGE = `usage: npm run bench -- [options]
   --value-size N       value size in bytes (default 128)
   --key-space N        distinct keys the put workloads cycle through (default 10000)
   --serializable       send Range with serializable=true (default: linearizable, as clients do)
+  --auth               KV workloads with auth enabled on both servers, as a non-root user whose role holds
+                       the workload keys plus ${AUTH_DECOYS} other permissions (every request permission-checked)
   --servers a,b        only these servers (default etcd,etcdlite); with one, ratios are left empty
   --watch-procs N      watcher processes per watch workload (default 1); streams and watchers are split evenly
   --watch-prefix       fan-out watchers watch a prefix and the writer cycles over --key-space keys under it
@@ -67,6 +70,7 @@ interface RunArgs extends LoadParams {
   readonly etcdliteArgs: readonly string[]
   readonly etcdArgs: readonly string[]
   readonly etcdliteBin: string | undefined
+  readonly auth: boolean
 }
 
 function splitArgs(s: string | undefined): string[] {
@@ -85,6 +89,7 @@ function parseRunArgs(argv: readonly string[]): RunArgs | undefined {
       'value-size': { type: 'string', default: '128' },
       'key-space': { type: 'string', default: '10000' },
       serializable: { type: 'boolean', default: false },
+      auth: { type: 'boolean', default: false },
       servers: { type: 'string', default: SERVER_ORDER.join(',') },
       'watch-procs': { type: 'string', default: '1' },
       'watch-prefix': { type: 'boolean', default: false },
@@ -141,6 +146,7 @@ function parseRunArgs(argv: readonly string[]): RunArgs | undefined {
     etcdliteArgs: splitArgs(values['etcdlite-args']),
     etcdArgs: splitArgs(values['etcd-args']),
     etcdliteBin: values['etcdlite-bin'],
+    auth: values.auth,
   }
 }
 
@@ -183,11 +189,12 @@ async function stopServer(s: BenchServer): Promise<void> {
 }
 
 /** Run bench/client.js for one workload against one server and wait for its JSON result. */
-async function runClient(server: BenchServer, w: Workload, p: LoadParams): Promise<{ result: ClientResult; serverCpuPct: number | null }> {
+async function runClient(server: BenchServer, w: Workload, p: LoadParams, token?: string): Promise<{ result: ClientResult; serverCpuPct: number | null }> {
   const args = [
     '--endpoint', server.endpoint, '--op', w.op, '--clients', String(w.clients), '--channels', String(w.channels),
     '--seconds', String(p.seconds), '--warmup', String(p.warmupSeconds), '--key-size', String(p.keySize),
     '--value-size', String(p.valueSize), '--key-space', String(p.keySpace), ...(p.serializable ? ['--serializable'] : []),
+    ...(token === undefined ? [] : ['--token', token]),
   ]
   const cpuWindow = new ServerCpuWindow(server.pid, MEASURE_START, MEASURE_END)
   const child = new LoadProcess(`client for ${w.name} on ${server.name}`, CLIENT_JS, args, (line) => cpuWindow.onLine(line))
@@ -237,7 +244,7 @@ function printTable(args: RunArgs, rows: readonly { w: Workload; etcd: Summary; 
   const out = process.stdout
   out.write('\n')
   out.write(`etcd vs etcdlite — ${args.rounds} round(s) × ${args.seconds} s (+${args.warmupSeconds} s warm-up), key ${args.keySize} B, value ${args.valueSize} B, ` +
-    `range ${args.serializable ? 'serializable' : 'linearizable'}; medians over rounds; latencies in ms\n`)
+    `range ${args.serializable ? 'serializable' : 'linearizable'}${args.auth ? `; auth on, as a user with ${AUTH_DECOYS + 2} permissions` : ''}; medians over rounds; latencies in ms\n`)
   out.write('ops ratio = etcdlite/etcd ops/s; p99 ratio = etcd/etcdlite p99 (both: > 1 means etcdlite is better)\n')
   out.write('NxKconn = N concurrent requests over K gRPC connections; cpu% = server CPU in % of one core during the window;\n' +
     'µs/op = server CPU time per request; client cpu% near 100 × cores means the load generator is the limit\n\n')
@@ -436,14 +443,19 @@ async function main(): Promise<number> {
       log('starting etcd and etcdlite for the KV workloads (fresh temp data dirs, durable writes)')
       const shared = new Map<ServerName, BenchServer>()
       try {
-        for (const n of args.servers) shared.set(n, await startServer(n, args))
+        const tokens = new Map<ServerName, string>()
+        for (const n of args.servers) {
+          const s = await startServer(n, args)
+          shared.set(n, s)
+          if (args.auth) tokens.set(n, await enableBenchAuth(s.endpoint))
+        }
         for (let round = 0; round < args.rounds; round++) {
           for (const [wi, w] of args.workloads.entries()) {
             for (const name of serverOrder(args, round, wi)) {
               const server = shared.get(name)
               if (server === undefined) throw new Error(`no server ${name}`)
               log(`round ${round + 1}/${args.rounds} ${w.name} on ${name}`)
-              const { result, serverCpuPct } = await runClient(server, w, args)
+              const { result, serverCpuPct } = await runClient(server, w, args, tokens.get(name))
               const rss = processRssMiB(server.pid)
               const serverCpuUsPerOp = serverCpuPct === null || result.opsPerSec === 0 ? null : Number(((serverCpuPct * 1e4) / result.opsPerSec).toFixed(1))
               const m: Measurement = {
