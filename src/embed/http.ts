@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net'
 import type { EtcdServer } from '../etcdserver/etcd-server.js'
 import { majorMinor, serverMetrics } from '../etcdserver/metrics.js'
 import type { AlarmType } from '../etcdserver/types.js'
+import { isEtcdError } from '../pkg/errors.js'
 
 /** Which endpoints a listener serves: the client URL's, or a metrics URL's (no /version, as in etcd). */
 export type HttpEndpoints = 'client' | 'metrics'
@@ -30,7 +31,9 @@ const raisedAlarms = (server: EtcdServer): readonly AlarmType[] => server.mainte
 
 /**
  * etcd 3.5's checkV3Health for a single member: an alarm not excluded fails it ("ALARM NOSPACE"), there is
- * always a leader, then a one-key keys-only Range must succeed ("RANGE ERROR:<message>" otherwise).
+ * always a leader, then a one-key keys-only Range must succeed ("RANGE ERROR:<message>" otherwise). The
+ * check carries no credentials: with auth on, the refusal of the Range (no user, or no permission) still
+ * shows a working server, as etcd counts it.
  */
 export function checkHealth(server: EtcdServer, excluded: ReadonlySet<string>, serializable: boolean): Health {
   for (const alarm of raisedAlarms(server)) {
@@ -40,7 +43,9 @@ export function checkHealth(server: EtcdServer, excluded: ReadonlySet<string>, s
   try {
     server.range({ key: new Uint8Array([0]), rangeEnd: new Uint8Array([0]), limit: 1, keysOnly: true, serializable })
   } catch (err) {
-    return { health: 'false', reason: `RANGE ERROR:${err instanceof Error ? err.message : String(err)}` }
+    if (!isEtcdError(err, 'USER_EMPTY') && !isEtcdError(err, 'PERMISSION_DENIED')) {
+      return { health: 'false', reason: `RANGE ERROR:${err instanceof Error ? err.message : String(err)}` }
+    }
   }
   return { health: 'true', reason: '' }
 }

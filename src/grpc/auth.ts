@@ -5,7 +5,8 @@ import type { EtcdServer } from '../etcdserver/etcd-server.js'
 import type { AuthHandlers } from './generated/etcdserverpb/Auth.js'
 import {
   toDomainRoleGrantPermission, toDomainRoleRevokePermission, toDomainUserAdd, toDomainUserChangePassword,
-  toPbAuthHeaderResponse, toPbAuthRoleGetResponse, toPbAuthStatusResponse, toPbHeader,
+  toPbAuthenticateResponse, toPbAuthHeaderResponse, toPbAuthRoleGetResponse, toPbAuthRoleListResponse,
+  toPbAuthStatusResponse, toPbAuthUserGetResponse, toPbAuthUserListResponse,
 } from './convert.js'
 import { credentialsOf } from './interceptor.js'
 import type { ErrorReporter } from './status.js'
@@ -26,16 +27,16 @@ export function authHandlers(def: ServiceDefinition, server: EtcdServer, report:
     },
     Authenticate(call, cb) {
       const { name, password } = call.request
-      reply(cb, () => a.authenticate({ name, password }, credentialsOf(call)).then((r) => ({ header: toPbHeader(r.header), token: r.token })), report)
+      reply(cb, () => a.authenticate({ name, password }, credentialsOf(call)).then(toPbAuthenticateResponse), report)
     },
     UserAdd(call, cb) {
       reply(cb, () => a.userAdd(toDomainUserAdd(call.request), credentialsOf(call)).then(toPbAuthHeaderResponse), report)
     },
     UserGet(call, cb) {
-      reply(cb, () => a.userGet({ name: call.request.name }, credentialsOf(call)).then((r) => ({ header: toPbHeader(r.header), roles: [...r.roles] })), report)
+      reply(cb, () => a.userGet({ name: call.request.name }, credentialsOf(call)).then(toPbAuthUserGetResponse), report)
     },
     UserList(call, cb) {
-      reply(cb, () => a.userList(credentialsOf(call)).then((r) => ({ header: toPbHeader(r.header), users: [...r.users] })), report)
+      reply(cb, () => a.userList(credentialsOf(call)).then(toPbAuthUserListResponse), report)
     },
     UserDelete(call, cb) {
       reply(cb, () => a.userDelete({ name: call.request.name }, credentialsOf(call)).then(toPbAuthHeaderResponse), report)
@@ -58,7 +59,7 @@ export function authHandlers(def: ServiceDefinition, server: EtcdServer, report:
       reply(cb, () => a.roleGet({ role: call.request.role }, credentialsOf(call)).then(toPbAuthRoleGetResponse), report)
     },
     RoleList(call, cb) {
-      reply(cb, () => a.roleList(credentialsOf(call)).then((r) => ({ header: toPbHeader(r.header), roles: [...r.roles] })), report)
+      reply(cb, () => a.roleList(credentialsOf(call)).then(toPbAuthRoleListResponse), report)
     },
     RoleDelete(call, cb) {
       reply(cb, () => a.roleDelete({ role: call.request.role }, credentialsOf(call)).then(toPbAuthHeaderResponse), report)

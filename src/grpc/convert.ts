@@ -330,9 +330,14 @@ import type { AuthRoleRevokePermissionRequest__Output as pb_AuthRoleRevokePermis
 import type { AuthStatusResponse as pb_AuthStatusResponse } from './generated/etcdserverpb/AuthStatusResponse.js'
 import type { AuthRoleGetResponse as pb_AuthRoleGetResponse } from './generated/etcdserverpb/AuthRoleGetResponse.js'
 import type { Permission as pb_Permission } from './generated/authpb/Permission.js'
+import type { AuthenticateResponse as pb_AuthenticateResponse } from './generated/etcdserverpb/AuthenticateResponse.js'
+import type { AuthUserGetResponse as pb_AuthUserGetResponse } from './generated/etcdserverpb/AuthUserGetResponse.js'
+import type { AuthUserListResponse as pb_AuthUserListResponse } from './generated/etcdserverpb/AuthUserListResponse.js'
+import type { AuthRoleListResponse as pb_AuthRoleListResponse } from './generated/etcdserverpb/AuthRoleListResponse.js'
 import type {
   AuthHeaderResponse, AuthRoleGetResponse, AuthRoleGrantPermissionRequest, AuthRoleRevokePermissionRequest,
   AuthStatusResponse, AuthUserAddRequest, AuthUserChangePasswordRequest, Permission, PermissionType,
+  AuthenticateResponse, AuthUserGetResponse, AuthUserListResponse, AuthRoleListResponse,
 } from '../etcdserver/types.js'
 
 const PERMISSION_TYPES: readonly PermissionType[] = ['READ', 'WRITE', 'READWRITE']
@@ -388,4 +393,9 @@ export const toPbAuthRoleGetResponse = (r: AuthRoleGetResponse): pb_AuthRoleGetR
   header: toPbHeader(r.header),
   perm: r.perm.map(toPbPermission),
 })
+
+export const toPbAuthenticateResponse = (r: AuthenticateResponse): pb_AuthenticateResponse => ({ header: toPbHeader(r.header), token: r.token })
+export const toPbAuthUserGetResponse = (r: AuthUserGetResponse): pb_AuthUserGetResponse => ({ header: toPbHeader(r.header), roles: [...r.roles] })
+export const toPbAuthUserListResponse = (r: AuthUserListResponse): pb_AuthUserListResponse => ({ header: toPbHeader(r.header), users: [...r.users] })
+export const toPbAuthRoleListResponse = (r: AuthRoleListResponse): pb_AuthRoleListResponse => ({ header: toPbHeader(r.header), roles: [...r.roles] })
 // ---- end Auth ----

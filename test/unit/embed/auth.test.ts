@@ -201,3 +201,17 @@ describe('embedded auth: calls etcd 3.4.23 served to anyone need credentials (CV
     }
   })
 })
+
+describe('embedded auth: /health', () => {
+  it('stays healthy with auth on: its Range carries no credentials, and a refusal still shows a working server', async () => {
+    const { etcd } = await setUp()
+    try {
+      const { endpoint } = await etcd.listen({ port: 0 })
+      const res = await fetch(`http://${endpoint}/health`)
+      assert.equal(res.status, 200)
+      assert.deepEqual(await res.json(), { health: 'true', reason: '' })
+    } finally {
+      await etcd.close()
+    }
+  })
+})
