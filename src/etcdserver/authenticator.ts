@@ -72,14 +72,8 @@ export class Authenticator {
   /** A user's roles: for root, or for the user itself. */
   userGet(r: AuthUserGetRequest, creds?: CallCredentials): Promise<AuthUserGetResponse> {
     return this.read(() => {
-      const ai = this.s.authInfo(creds)
-      try {
-        this.s.authStore.isAdminPermitted(ai)
-      } catch (err) {
-        if (!(err instanceof EtcdError) || r.name !== (ai?.username ?? '')) throw err
-      }
-      const roles = this.s.authStore.userGet(r.name)
-      return { header: this.applied(), roles }
+      this.checkAdminOr(creds, (user) => user === r.name)
+      return { header: this.applied(), roles: this.s.authStore.userGet(r.name) }
     })
   }
 
@@ -117,14 +111,8 @@ export class Authenticator {
   /** A role's permissions: for root, or for a user holding the role. */
   roleGet(r: AuthRoleGetRequest, creds?: CallCredentials): Promise<AuthRoleGetResponse> {
     return this.read(() => {
-      const ai = this.s.authInfo(creds)
-      try {
-        this.s.authStore.isAdminPermitted(ai)
-      } catch (err) {
-        if (!(err instanceof EtcdError) || !this.s.authStore.hasRole(ai?.username ?? '', r.role)) throw err
-      }
-      const perm = this.s.authStore.roleGet(r.role)
-      return { header: this.applied(), perm }
+      this.checkAdminOr(creds, (user) => this.s.authStore.hasRole(user, r.role))
+      return { header: this.applied(), perm: this.s.authStore.roleGet(r.role) }
     })
   }
 
@@ -148,6 +136,16 @@ export class Authenticator {
   /** Take away the permission with exactly this key and range end (PERMISSION_NOT_GRANTED if none). */
   roleRevokePermission(r: AuthRoleRevokePermissionRequest, creds?: CallCredentials): Promise<AuthHeaderResponse> {
     return this.admin(creds, () => this.s.authStore.roleRevokePermission(r.role, r.key, r.rangeEnd))
+  }
+
+  /** Root, or a caller `also` lets through by name (etcd's UserGet and RoleGet rules); else the admin check's error. */
+  private checkAdminOr(creds: CallCredentials | undefined, also: (username: string) => boolean): void {
+    const ai = this.s.authInfo(creds)
+    try {
+      this.s.authStore.isAdminPermitted(ai)
+    } catch (err) {
+      if (!(err instanceof EtcdError) || !also(ai?.username ?? '')) throw err
+    }
   }
 
   /** An admin call: valid credentials with the root role (while auth is on), then the change, then the header. */
