@@ -9,7 +9,9 @@ import * as grpc from '@grpc/grpc-js'
 import { loadEtcdProto } from '../src/grpc/proto.js'
 import type { KVClient } from '../src/grpc/generated/etcdserverpb/KV.js'
 import { SampleBuffer, quantile } from './lib/stats.js'
-import { MEASURE_END, MEASURE_START, type ClientResult, type LoadParams, type Op } from './lib/workloads.js'
+import {
+  HOT_KEYS, MEASURE_END, MEASURE_START, MIX_KEYS, OPS, PREFIX_KEYS, TXN_PUTS, type ClientResult, type LoadParams, type Op,
+} from './lib/workloads.js'
 
 interface ClientArgs extends LoadParams {
   readonly endpoint: string
@@ -31,8 +33,8 @@ function parseClientArgs(argv: readonly string[]): ClientArgs {
       seconds: { type: 'string', default: '5' },
       warmup: { type: 'string', default: '1' },
       'key-size': { type: 'string', default: '16' },
-      'value-size': { type: 'string', default: '128' },
-      'key-space': { type: 'string', default: '10000' },
+      'value-size': { type: 'string', default: '64' },
+      'key-space': { type: 'string', default: '100000' },
       serializable: { type: 'boolean', default: false },
       token: { type: 'string' },
     },
@@ -43,8 +45,8 @@ function parseClientArgs(argv: readonly string[]): ClientArgs {
     if (!Number.isFinite(n) || n < min) throw new Error(`--${name} must be a number ≥ ${min}, got ${String(v)}`)
     return n
   }
-  const op = values.op
-  if (op !== 'put' && op !== 'range') throw new Error(`--op must be put or range, got ${String(op)}`)
+  const op = OPS.find((o) => o === values.op)
+  if (op === undefined) throw new Error(`--op must be one of ${OPS.join(', ')}, got ${String(values.op)}`)
   if (values.endpoint === undefined) throw new Error('--endpoint host:port is required')
   const clients = Math.floor(num('clients', values.clients, 1))
   const channels = Math.floor(num('channels', values.channels, 1))
@@ -111,6 +113,85 @@ function rangeCall(kv: KVClient, key: Buffer, valueSize: number, serializable: b
   })
 }
 
+function prefixRangeCall(kv: KVClient, key: Buffer, rangeEnd: Buffer, serializable: boolean, md: grpc.Metadata): Call {
+  return () => new Promise<void>((resolve, reject) => {
+    kv.Range({ key, range_end: rangeEnd, serializable }, md, (err, res) => {
+      if (err !== null) reject(err)
+      else if (res?.kvs.length !== PREFIX_KEYS) reject(new Error(`range-prefix: expected ${PREFIX_KEYS} keys, got ${res?.kvs.length ?? 0}`))
+      else resolve()
+    })
+  })
+}
+
+/**
+ * Compare-and-swap on the hot keys, as a lock or counter client does: compare the value this client last
+ * saw, put a fresh one if it still holds, else read the current one (the failure branch) for the next try.
+ */
+function casCall(kv: KVClient, keys: readonly Buffer[], initial: Buffer, valueSize: number, md: grpc.Metadata): Call {
+  const seen = keys.map(() => initial)
+  let turn = Math.floor(Math.random() * keys.length)
+  return () => new Promise<void>((resolve, reject) => {
+    const i = turn
+    turn = (turn + 1) % keys.length
+    const key = keys[i] as Buffer
+    const next = randomBytes(valueSize)
+    kv.Txn(
+      {
+        compare: [{ key, target: 'VALUE', result: 'EQUAL', value: seen[i] as Buffer }],
+        success: [{ request_put: { key, value: next } }],
+        failure: [{ request_range: { key } }],
+      },
+      md,
+      (err, res) => {
+        if (err !== null || res === undefined) {
+          reject(err ?? new Error('txn-cas: no response'))
+          return
+        }
+        if (res.succeeded) seen[i] = next
+        else {
+          const now = res.responses[0]?.response_range?.kvs[0]?.value
+          if (now === undefined) reject(new Error('txn-cas: the failure branch did not read the key'))
+          else seen[i] = now
+        }
+        resolve()
+      },
+    )
+  })
+}
+
+function txn16Call(kv: KVClient, keys: readonly Buffer[], value: Buffer, next: () => number, md: grpc.Metadata): Call {
+  return () => new Promise<void>((resolve, reject) => {
+    const success = Array.from({ length: TXN_PUTS }, () => ({ request_put: { key: keys[next()] as Buffer, value } }))
+    kv.Txn({ success }, md, (err, res) => {
+      if (err !== null) reject(err)
+      else if (res?.succeeded !== true || res.responses.length !== TXN_PUTS) reject(new Error('txn-16: expected 16 put responses'))
+      else resolve()
+    })
+  })
+}
+
+/** 90% reads, 10% writes over MIX_KEYS keys (a deterministic pattern per client, so both servers get the same). */
+function mixCall(kv: KVClient, keys: readonly Buffer[], value: Buffer, valueSize: number, serializable: boolean, md: grpc.Metadata, seed: number): Call {
+  let n = seed
+  const read = (key: Buffer): Call => rangeCall(kv, key, valueSize, serializable, md)
+  return () => {
+    n++
+    const key = keys[(n * 7919) % keys.length] as Buffer
+    if (n % 10 === 0) return putCall(kv, [key], value, () => 0, md)()
+    return read(key)()
+  }
+}
+
+/** Put `keys` with `value`, 128 at a time (etcd's --max-txn-ops), before the measurement. */
+async function populate(kv: KVClient, keys: readonly Buffer[], value: Buffer, md: grpc.Metadata): Promise<void> {
+  for (let i = 0; i < keys.length; i += 128) {
+    const success = keys.slice(i, i + 128).map((key) => ({ request_put: { key, value } }))
+    await new Promise<void>((resolve, reject) => {
+      kv.Txn({ success }, md, (err) => (err === null ? resolve() : reject(err)))
+    })
+  }
+}
+
 async function run(args: ClientArgs): Promise<ClientResult> {
   const channels = await openChannels(args.endpoint, args.channels)
   try {
@@ -128,10 +209,33 @@ async function run(args: ClientArgs): Promise<ClientResult> {
         return i
       }
       calls = Array.from({ length: args.clients }, (_, i) => putCall(channels[i % channels.length] as KVClient, keys, value, next, md))
-    } else {
+    } else if (args.op === 'range') {
       // Pre-populate the one key every range request reads.
       await putCall(channels[0] as KVClient, [rangeKey], value, () => 0, md)()
       calls = Array.from({ length: args.clients }, (_, i) => rangeCall(channels[i % channels.length] as KVClient, rangeKey, args.valueSize, args.serializable, md))
+    } else if (args.op === 'range-prefix') {
+      const keys = Array.from({ length: PREFIX_KEYS }, (_, i) => makeKey('q', i, args.keySize))
+      await populate(channels[0] as KVClient, keys, value, md)
+      const prefix = Buffer.from('q', 'latin1')
+      const end = Buffer.from('r', 'latin1')
+      calls = Array.from({ length: args.clients }, (_, i) => prefixRangeCall(channels[i % channels.length] as KVClient, prefix, end, args.serializable, md))
+    } else if (args.op === 'txn-cas') {
+      const keys = Array.from({ length: HOT_KEYS }, (_, i) => makeKey('h', i, args.keySize))
+      await populate(channels[0] as KVClient, keys, value, md)
+      calls = Array.from({ length: args.clients }, (_, i) => casCall(channels[i % channels.length] as KVClient, keys, value, args.valueSize, md))
+    } else if (args.op === 'txn-16') {
+      const keys = Array.from({ length: Math.max(args.keySpace, TXN_PUTS) }, (_, i) => makeKey('p', i, args.keySize))
+      let seq = 0
+      const next = (): number => {
+        const i = seq
+        seq = (seq + 1) % keys.length
+        return i
+      }
+      calls = Array.from({ length: args.clients }, (_, i) => txn16Call(channels[i % channels.length] as KVClient, keys, value, next, md))
+    } else {
+      const keys = Array.from({ length: MIX_KEYS }, (_, i) => makeKey('m', i, args.keySize))
+      await populate(channels[0] as KVClient, keys, value, md)
+      calls = Array.from({ length: args.clients }, (_, i) => mixCall(channels[i % channels.length] as KVClient, keys, value, args.valueSize, args.serializable, md, i * 1000003))
     }
 
     const samples = new SampleBuffer()

@@ -40,8 +40,8 @@ const USAGE = `usage: npm run bench -- [options]
   --workloads a,b      only these workloads (default: all); the groups kv, watch, lease and all also work:
                        ${ALL_NAMES.join(', ')}
   --key-size N         key size in bytes (default 16)
-  --value-size N       value size in bytes (default 128)
-  --key-space N        distinct keys the put workloads cycle through (default 10000)
+  --value-size N       value size in bytes (default 64)
+  --key-space N        distinct keys the put workloads cycle through (default 100000)
   --serializable       send Range with serializable=true (default: linearizable, as clients do)
   --auth               KV workloads with auth enabled on both servers, as a non-root user whose role holds
                        the workload keys plus ${AUTH_DECOYS} other permissions (every request permission-checked)
@@ -86,8 +86,8 @@ function parseRunArgs(argv: readonly string[]): RunArgs | undefined {
       rounds: { type: 'string', default: '1' },
       workloads: { type: 'string' },
       'key-size': { type: 'string', default: '16' },
-      'value-size': { type: 'string', default: '128' },
-      'key-space': { type: 'string', default: '10000' },
+      'value-size': { type: 'string', default: '64' },
+      'key-space': { type: 'string', default: '100000' },
       serializable: { type: 'boolean', default: false },
       auth: { type: 'boolean', default: false },
       servers: { type: 'string', default: SERVER_ORDER.join(',') },
@@ -193,7 +193,7 @@ async function runClient(server: BenchServer, w: Workload, p: LoadParams, token?
   const args = [
     '--endpoint', server.endpoint, '--op', w.op, '--clients', String(w.clients), '--channels', String(w.channels),
     '--seconds', String(p.seconds), '--warmup', String(p.warmupSeconds), '--key-size', String(p.keySize),
-    '--value-size', String(p.valueSize), '--key-space', String(p.keySpace), ...(p.serializable ? ['--serializable'] : []),
+    '--value-size', String(p.valueSize), '--key-space', String(p.keySpace), ...((w.serializable ?? p.serializable) ? ['--serializable'] : []),
     ...(token === undefined ? [] : ['--token', token]),
   ]
   const cpuWindow = new ServerCpuWindow(server.pid, MEASURE_START, MEASURE_END)

@@ -1,7 +1,26 @@
 // The server benchmark's workloads and the result shape that bench/client.ts prints and bench/run.ts reads.
 
-/** What one client process does against one server. */
-export type Op = 'put' | 'range'
+/**
+ * What one client process does against one server:
+ * - `put`: one key of the key space per request, in turn;
+ * - `range`: one pre-populated key;
+ * - `range-prefix`: a prefix holding PREFIX_KEYS pre-populated keys, all returned;
+ * - `txn-cas`: compare-and-swap on one of HOT_KEYS hot keys (compare the value last seen, put a new one;
+ *   on a lost race the failure branch reads the current value), as a lock or counter client does;
+ * - `txn-16`: one txn of 16 puts to keys of the key space;
+ * - `mix`: 90% `range` of one of MIX_KEYS pre-populated keys, 10% `put` to one of them.
+ */
+export type Op = 'put' | 'range' | 'range-prefix' | 'txn-cas' | 'txn-16' | 'mix'
+
+export const OPS: readonly Op[] = ['put', 'range', 'range-prefix', 'txn-cas', 'txn-16', 'mix']
+/** Keys under the prefix of `range-prefix`. */
+export const PREFIX_KEYS = 100
+/** Keys the `txn-cas` clients fight over. */
+export const HOT_KEYS = 16
+/** Puts per `txn-16` request. */
+export const TXN_PUTS = 16
+/** Keys the `mix` workload reads and writes. */
+export const MIX_KEYS = 1000
 
 /**
  * One workload: `clients` concurrent request loops, each with one request in flight, spread over
@@ -14,6 +33,8 @@ export interface Workload {
   readonly op: Op
   readonly clients: number
   readonly channels: number
+  /** Ranges with serializable=true (etcd skips its ReadIndex round); default: the --serializable flag. */
+  readonly serializable?: boolean
 }
 
 /** The default workload set, in run order. */
@@ -24,6 +45,13 @@ export const WORKLOADS: readonly Workload[] = [
   { name: 'range-1', op: 'range', clients: 1, channels: 1 },
   { name: 'range-16conn', op: 'range', clients: 16, channels: 16 },
   { name: 'range-16x1conn', op: 'range', clients: 16, channels: 1 },
+  { name: 'put-1000x100conn', op: 'put', clients: 1000, channels: 100 },
+  { name: 'range-1-serializable', op: 'range', clients: 1, channels: 1, serializable: true },
+  { name: 'range-16conn-serializable', op: 'range', clients: 16, channels: 16, serializable: true },
+  { name: 'range-prefix100-16conn', op: 'range-prefix', clients: 16, channels: 16 },
+  { name: 'txn-cas-16conn', op: 'txn-cas', clients: 16, channels: 16 },
+  { name: 'txn-16puts-16conn', op: 'txn-16', clients: 16, channels: 16 },
+  { name: 'mix-90r10w-16conn', op: 'mix', clients: 16, channels: 16 },
 ]
 
 /** Everything the client process needs besides the endpoint and the workload. */
