@@ -43,6 +43,7 @@ const USAGE = `usage: npm run bench -- [options]
   --value-size N       value size in bytes (default 64)
   --key-space N        distinct keys the put workloads cycle through (default 100000)
   --serializable       send Range with serializable=true (default: linearizable, as clients do)
+  --unsafe-no-fsync    both servers run with --unsafe-no-fsync (report it apart from the durable default)
   --auth               KV workloads with auth enabled on both servers, as a non-root user whose role holds
                        the workload keys plus ${AUTH_DECOYS} other permissions (every request permission-checked)
   --servers a,b        only these servers (default etcd,etcdlite); with one, ratios are left empty
@@ -71,6 +72,7 @@ interface RunArgs extends LoadParams {
   readonly etcdArgs: readonly string[]
   readonly etcdliteBin: string | undefined
   readonly auth: boolean
+  readonly unsafeNoFsync: boolean
 }
 
 function splitArgs(s: string | undefined): string[] {
@@ -90,6 +92,7 @@ function parseRunArgs(argv: readonly string[]): RunArgs | undefined {
       'key-space': { type: 'string', default: '100000' },
       serializable: { type: 'boolean', default: false },
       auth: { type: 'boolean', default: false },
+      'unsafe-no-fsync': { type: 'boolean', default: false },
       servers: { type: 'string', default: SERVER_ORDER.join(',') },
       'watch-procs': { type: 'string', default: '1' },
       'watch-prefix': { type: 'boolean', default: false },
@@ -147,6 +150,7 @@ function parseRunArgs(argv: readonly string[]): RunArgs | undefined {
     etcdArgs: splitArgs(values['etcd-args']),
     etcdliteBin: values['etcdlite-bin'],
     auth: values.auth,
+    unsafeNoFsync: values['unsafe-no-fsync'],
   }
 }
 
@@ -176,8 +180,10 @@ function killEverythingSync(): void {
 }
 
 async function startServer(name: ServerName, args: RunArgs): Promise<BenchServer> {
-  const s = name === 'etcd' ? await startEtcd(args.etcdArgs) : await startEtcdlite({
-    nodeArgs: args.etcdliteNodeArgs, args: args.etcdliteArgs, ...(args.etcdliteBin === undefined ? {} : { bin: args.etcdliteBin }),
+  // --unsafe-no-fsync: both servers skip fsync (etcd's flag of the same name), for the non-durable table.
+  const noFsync = args.unsafeNoFsync ? ['--unsafe-no-fsync'] : []
+  const s = name === 'etcd' ? await startEtcd([...noFsync, ...args.etcdArgs]) : await startEtcdlite({
+    nodeArgs: args.etcdliteNodeArgs, args: [...noFsync, ...args.etcdliteArgs], ...(args.etcdliteBin === undefined ? {} : { bin: args.etcdliteBin }),
   })
   liveServers.add(s)
   return s
@@ -244,7 +250,7 @@ function printTable(args: RunArgs, rows: readonly { w: Workload; etcd: Summary; 
   const out = process.stdout
   out.write('\n')
   out.write(`etcd vs etcdlite — ${args.rounds} round(s) × ${args.seconds} s (+${args.warmupSeconds} s warm-up), key ${args.keySize} B, value ${args.valueSize} B, ` +
-    `range ${args.serializable ? 'serializable' : 'linearizable'}${args.auth ? `; auth on, as a user with ${AUTH_DECOYS + 2} permissions` : ''}; medians over rounds; latencies in ms\n`)
+    `range ${args.serializable ? 'serializable' : 'linearizable'}${args.unsafeNoFsync ? '; both with --unsafe-no-fsync' : '; durable (fsync)'}${args.auth ? `; auth on, as a user with ${AUTH_DECOYS + 2} permissions` : ''}; medians over rounds; latencies in ms\n`)
   out.write('ops ratio = etcdlite/etcd ops/s; p99 ratio = etcd/etcdlite p99 (both: > 1 means etcdlite is better)\n')
   out.write('NxKconn = N concurrent requests over K gRPC connections; cpu% = server CPU in % of one core during the window;\n' +
     'µs/op = server CPU time per request; client cpu% near 100 × cores means the load generator is the limit\n\n')
