@@ -18,12 +18,18 @@ import { WATCH_WORKLOADS, type WatchWorkload } from './lib/watch-workloads.js'
 import { leaseRatios, printLeaseTables, runLeaseWorkload, summarizeLease, type LeaseMeasurement } from './lib/lease-run.js'
 import { LEASE_WORKLOADS, type LeaseWorkload } from './lib/lease-workloads.js'
 import { AUTH_DECOYS, enableBenchAuth } from './lib/auth-setup.js'
+import {
+  killStartupServersSync, printStartupTable, runStartupWorkload, startupRatios, summarizeStartup,
+  STARTUP_VALUE_SIZE, STARTUP_WORKLOAD, type StartupMeasurement,
+} from './lib/startup-run.js'
 
 const CLIENT_JS = fileURLToPath(new URL('./client.js', import.meta.url))
 
 const SERVER_ORDER: readonly ServerName[] = ['etcd', 'etcdlite']
 
-const ALL_NAMES = [...WORKLOADS.map((w) => w.name), ...WATCH_WORKLOADS.map((w) => w.name), ...LEASE_WORKLOADS.map((w) => w.name)]
+const ALL_NAMES = [
+  ...WORKLOADS.map((w) => w.name), ...WATCH_WORKLOADS.map((w) => w.name), ...LEASE_WORKLOADS.map((w) => w.name), STARTUP_WORKLOAD.name,
+]
 
 /** Named groups for --workloads. */
 const GROUPS: Readonly<Record<string, readonly string[]>> = {
@@ -31,13 +37,14 @@ const GROUPS: Readonly<Record<string, readonly string[]>> = {
   kv: WORKLOADS.map((w) => w.name),
   watch: WATCH_WORKLOADS.map((w) => w.name),
   lease: LEASE_WORKLOADS.map((w) => w.name),
+  startup: [STARTUP_WORKLOAD.name],
 }
 
 const USAGE = `usage: npm run bench -- [options]
   --seconds N          measured seconds per workload (default: $BENCH_SECONDS or 5)
   --warmup N           warm-up seconds before each measurement (default 1)
   --rounds N           repeat everything N times, alternating server order; report medians (default 1)
-  --workloads a,b      only these workloads (default: all); the groups kv, watch, lease and all also work:
+  --workloads a,b      only these workloads (default: all); the groups kv, watch, lease, startup and all also work:
                        ${ALL_NAMES.join(', ')}
   --key-size N         key size in bytes (default 16)
   --value-size N       value size in bytes (default 64)
@@ -52,6 +59,7 @@ const USAGE = `usage: npm run bench -- [options]
                        (default: everyone on the one key the writer puts)
   --expiry-leases N    leases in lease-expiry (default 10000)
   --expiry-ttl N       their TTL in seconds (default 5; etcd raises a TTL below 2 to 2)
+  --startup-keys N     keys loaded in startup-1m before the restart (default 1000000)
   --etcdlite-node-args="..." node flags for the etcdlite process, e.g. --etcdlite-node-args="--cpu-prof --cpu-prof-dir=prof"
   --etcdlite-args="..."      extra etcdlite flags;  --etcd-args="..."  extra etcd flags (use the = form)
   --etcdlite-bin PATH  run this etcdlite CLI script instead of build/src/bin/etcdlite.js (e.g. another build)
@@ -62,6 +70,9 @@ interface RunArgs extends LoadParams {
   readonly workloads: readonly Workload[]
   readonly watchWorkloads: readonly WatchWorkload[]
   readonly leaseWorkloads: readonly LeaseWorkload[]
+  /** Run startup-1m (load, SIGTERM, restart on the same data dir), with this many keys. */
+  readonly startup: boolean
+  readonly startupKeys: number
   readonly expiryLeases: number | undefined
   readonly expiryTtlSeconds: number | undefined
   readonly servers: readonly ServerName[]
@@ -98,6 +109,7 @@ function parseRunArgs(argv: readonly string[]): RunArgs | undefined {
       'watch-prefix': { type: 'boolean', default: false },
       'expiry-leases': { type: 'string' },
       'expiry-ttl': { type: 'string' },
+      'startup-keys': { type: 'string' },
       'etcdlite-node-args': { type: 'string' },
       'etcdlite-args': { type: 'string' },
       'etcd-args': { type: 'string' },
@@ -115,6 +127,7 @@ function parseRunArgs(argv: readonly string[]): RunArgs | undefined {
   let workloads = WORKLOADS
   let watchWorkloads = WATCH_WORKLOADS
   let leaseWorkloads = LEASE_WORKLOADS
+  let startup = true
   if (values.workloads !== undefined) {
     const names = new Set<string>()
     for (const n of values.workloads.split(',').map((x) => x.trim()).filter((x) => x !== '')) {
@@ -125,6 +138,7 @@ function parseRunArgs(argv: readonly string[]): RunArgs | undefined {
     workloads = WORKLOADS.filter((w) => names.has(w.name))
     watchWorkloads = WATCH_WORKLOADS.filter((w) => names.has(w.name))
     leaseWorkloads = LEASE_WORKLOADS.filter((w) => names.has(w.name))
+    startup = names.has(STARTUP_WORKLOAD.name)
   }
   const servers = values.servers.split(',').map((x) => x.trim()).filter((x) => x !== '')
   const badServer = servers.find((x) => !SERVER_ORDER.some((n) => n === x))
@@ -137,6 +151,8 @@ function parseRunArgs(argv: readonly string[]): RunArgs | undefined {
     workloads,
     watchWorkloads,
     leaseWorkloads,
+    startup,
+    startupKeys: values['startup-keys'] === undefined ? STARTUP_WORKLOAD.keys : Math.floor(num('startup-keys', values['startup-keys'], 1)),
     expiryLeases: values['expiry-leases'] === undefined ? undefined : Math.floor(num('expiry-leases', values['expiry-leases'], 1)),
     expiryTtlSeconds: values['expiry-ttl'] === undefined ? undefined : Math.floor(num('expiry-ttl', values['expiry-ttl'], 1)),
     keySize: Math.floor(num('key-size', values['key-size'], 2)),
@@ -175,6 +191,7 @@ let sampleDir: string | undefined
 
 function killEverythingSync(): void {
   killLoadProcessesSync()
+  killStartupServersSync()
   for (const s of liveServers) s.killSync()
   if (sampleDir !== undefined) rmSync(sampleDir, { recursive: true, force: true })
 }
@@ -442,6 +459,7 @@ async function main(): Promise<number> {
   const results: Measurement[] = []
   const watchResults: WatchMeasurement[] = []
   const leaseResults: LeaseMeasurement[] = []
+  const startupResults: StartupMeasurement[] = []
   const tmp = mkdtempSync(join(tmpdir(), 'etcdlite-bench-watch-'))
   sampleDir = tmp
   try {
@@ -512,6 +530,26 @@ async function main(): Promise<number> {
         }
       }
     }
+
+    // startup-1m: its own fresh server per measurement (load, SIGTERM, restart on the same data dir).
+    if (args.startup) {
+      const noFsync = args.unsafeNoFsync ? ['--unsafe-no-fsync'] : []
+      for (let round = 0; round < args.rounds; round++) {
+        for (const name of serverOrder(args, round, 0)) {
+          log(`round ${round + 1}/${args.rounds} ${STARTUP_WORKLOAD.name} on ${name} (fresh server, ${args.startupKeys} keys)`)
+          const figures = await runStartupWorkload(name, {
+            keys: args.startupKeys, keySize: args.keySize, valueSize: STARTUP_VALUE_SIZE, etcdArgs: [...noFsync, ...args.etcdArgs],
+            etcdlite: {
+              nodeArgs: args.etcdliteNodeArgs, args: [...noFsync, ...args.etcdliteArgs], ...(args.etcdliteBin === undefined ? {} : { bin: args.etcdliteBin }),
+            },
+            log,
+          })
+          const m: StartupMeasurement = { ...figures, round: round + 1, workload: STARTUP_WORKLOAD.name, server: name }
+          startupResults.push(m)
+          process.stdout.write(`${JSON.stringify({ type: 'result', ...m })}\n`)
+        }
+      }
+    }
   } finally {
     rmSync(tmp, { recursive: true, force: true })
   }
@@ -541,9 +579,18 @@ async function main(): Promise<number> {
       ratioConvention: 'throughput etcdlite/etcd, times and CPU per op etcd/etcdlite: > 1 means etcdlite is better', ...leaseRatios(s),
     })}\n`)
   }
+  const startupSum = args.startup ? summarizeStartup(startupResults) : undefined
+  if (startupSum !== undefined) {
+    process.stdout.write(`${JSON.stringify({
+      type: 'summary', workload: STARTUP_WORKLOAD.name, keys: args.startupKeys, rounds: args.rounds, keySize: args.keySize, valueSize: STARTUP_VALUE_SIZE,
+      etcd: startupSum.etcd, etcdlite: startupSum.lite,
+      ratioConvention: 'throughput etcdlite/etcd, times and bytes per key etcd/etcdlite: > 1 means etcdlite is better', ...startupRatios(startupSum),
+    })}\n`)
+  }
   if (rows.length > 0) printTable(args, rows)
   if (watchSums.length > 0) printWatchTables(args, watchSums)
   if (leaseSums.length > 0) printLeaseTables(args, leaseSums)
+  if (startupSum !== undefined) printStartupTable({ rounds: args.rounds, keySize: args.keySize, valueSize: STARTUP_VALUE_SIZE, unsafeNoFsync: args.unsafeNoFsync }, startupSum)
   return 0
 }
 

@@ -1,0 +1,141 @@
+// The RPC ceiling, runner side: start rpc-ceiling-server.js and run bench/client.js against it, exactly as
+// bench/run.ts runs it against etcd and etcdlite (same arguments, same server-CPU window from the client's
+// markers). Importable (startRpcCeilingServer, runRpcCeiling) and a CLI:
+//
+//   node build/bench/ceilings/rpc-ceiling.js [--workloads put-1,put-16conn,...] [--seconds 5] [--warmup 1]
+//     [--key-size 16] [--value-size 64] [--key-space 100000] [--serializable]
+// prints one JSON line per workload (`"type":"rpc-ceiling"`), then a table; progress goes to stderr.
+import { fileURLToPath } from 'node:url'
+import { parseArgs } from 'node:util'
+import { killLoadProcessesSync, LoadProcess } from '../lib/child.js'
+import { processRssMiB, ServerCpuWindow } from '../lib/servers.js'
+import { fmt, printRows } from '../lib/table.js'
+import { MEASURE_END, MEASURE_START, WORKLOADS, type ClientResult, type LoadParams, type Workload } from '../lib/workloads.js'
+import { killCeilingServersSync, startCeilingServer, type CeilingServer } from './launch.js'
+
+const CLIENT_JS = fileURLToPath(new URL('../client.js', import.meta.url))
+const SERVER_JS = fileURLToPath(new URL('./rpc-ceiling-server.js', import.meta.url))
+
+/** One workload against the RPC ceiling: the client's figures plus the ceiling server's CPU over the window. */
+export interface RpcCeilingResult extends ClientResult {
+  readonly workload: string
+  /** Ceiling server CPU over the measured window, % of one core; null off Linux. */
+  readonly serverCpuPct: number | null
+  /** Ceiling server CPU µs per request. */
+  readonly serverCpuUsPerOp: number | null
+  readonly serverRssMiB: number | null
+}
+
+/** Start the RPC ceiling server; Range answers one kv of `valueSize` bytes (what bench/client.ts checks). */
+export function startRpcCeilingServer(p: Pick<LoadParams, 'keySize' | 'valueSize'>, nodeArgs: readonly string[] = []): Promise<CeilingServer> {
+  return startCeilingServer('rpc-ceiling', SERVER_JS, ['--key-size', String(p.keySize), '--value-size', String(p.valueSize)], nodeArgs)
+}
+
+/**
+ * Run bench/client.js for workload `w` against a ceiling server from startRpcCeilingServer (started with the
+ * same keySize/valueSize as `p`). One server can serve every KV workload: it keeps no state.
+ */
+export async function runRpcCeiling(server: CeilingServer, w: Workload, p: LoadParams): Promise<RpcCeilingResult> {
+  const args = [
+    '--endpoint', server.endpoint, '--op', w.op, '--clients', String(w.clients), '--channels', String(w.channels),
+    '--seconds', String(p.seconds), '--warmup', String(p.warmupSeconds), '--key-size', String(p.keySize),
+    '--value-size', String(p.valueSize), '--key-space', String(p.keySpace), ...(p.serializable ? ['--serializable'] : []),
+  ]
+  const cpuWindow = new ServerCpuWindow(server.pid, MEASURE_START, MEASURE_END)
+  const child = new LoadProcess(`client for ${w.name} on ${server.name}`, CLIENT_JS, args, (line) => cpuWindow.onLine(line))
+  try {
+    const result = await child.result<ClientResult>()
+    const serverCpuPct = cpuWindow.pct
+    const rss = processRssMiB(server.pid)
+    return {
+      workload: w.name, ...result, serverCpuPct,
+      serverCpuUsPerOp: serverCpuPct === null || result.opsPerSec === 0 ? null : Number(((serverCpuPct * 1e4) / result.opsPerSec).toFixed(1)),
+      serverRssMiB: rss === undefined ? null : Number(rss.toFixed(1)),
+    }
+  } finally {
+    child.kill()
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// CLI
+
+function parseCli(argv: readonly string[]): { readonly workloads: readonly Workload[]; readonly params: LoadParams } {
+  const { values } = parseArgs({
+    args: [...argv],
+    options: {
+      workloads: { type: 'string' },
+      seconds: { type: 'string', default: '5' },
+      warmup: { type: 'string', default: '1' },
+      'key-size': { type: 'string', default: '16' },
+      'value-size': { type: 'string', default: '64' },
+      'key-space': { type: 'string', default: '100000' },
+      serializable: { type: 'boolean', default: false },
+    },
+    strict: true,
+  })
+  const num = (name: string, v: string, min: number): number => {
+    const n = Number(v)
+    if (!Number.isFinite(n) || n < min) throw new Error(`--${name} must be a number ≥ ${min}, got ${v}`)
+    return n
+  }
+  const names = values.workloads?.split(',').map((x) => x.trim()).filter((x) => x !== '')
+  const workloads = names === undefined ? WORKLOADS : names.map((n) => {
+    const w = WORKLOADS.find((x) => x.name === n)
+    if (w === undefined) throw new Error(`unknown workload ${n}; known: ${WORKLOADS.map((x) => x.name).join(', ')}`)
+    return w
+  })
+  return {
+    workloads,
+    params: {
+      seconds: num('seconds', values.seconds, 0.1),
+      warmupSeconds: num('warmup', values.warmup, 0),
+      keySize: Math.floor(num('key-size', values['key-size'], 2)),
+      valueSize: Math.floor(num('value-size', values['value-size'], 0)),
+      keySpace: Math.floor(num('key-space', values['key-space'], 1)),
+      serializable: values.serializable,
+    },
+  }
+}
+
+async function cli(): Promise<void> {
+  const { workloads, params } = parseCli(process.argv.slice(2))
+  const server = await startRpcCeilingServer(params)
+  const results: RpcCeilingResult[] = []
+  try {
+    for (const w of workloads) {
+      process.stderr.write(`rpc-ceiling: ${w.name}\n`)
+      const r = await runRpcCeiling(server, w, params)
+      results.push(r)
+      process.stdout.write(`${JSON.stringify({ type: 'rpc-ceiling', ...r })}\n`)
+    }
+  } finally {
+    await server.dispose()
+  }
+  process.stdout.write(`\nRPC ceiling: bare grpc-js, canned responses; ${params.seconds} s (+${params.warmupSeconds} s warm-up), key ${params.keySize} B, value ${params.valueSize} B\n\n`)
+  printRows(
+    ['workload', 'ops/s', 'p50 ms', 'p99 ms', 'errors', 'srv cpu%', 'srv µs/op', 'cli cpu%'],
+    results.map((r) => [r.workload, fmt(r.opsPerSec, 0), fmt(r.p50Ms, 3), fmt(r.p99Ms, 3), String(r.errors), fmt(r.serverCpuPct, 0), fmt(r.serverCpuUsPerOp, 1), fmt(r.clientCpuPct, 0)]),
+  )
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const killAll = (): void => {
+    killLoadProcessesSync()
+    killCeilingServersSync()
+  }
+  process.once('exit', killAll)
+  for (const sig of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(sig, () => {
+      killAll()
+      process.exit(130)
+    })
+  }
+  cli().then(
+    () => undefined,
+    (err: unknown) => {
+      process.stderr.write(`rpc-ceiling: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`)
+      process.exitCode = 1
+    },
+  )
+}
