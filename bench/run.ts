@@ -18,6 +18,14 @@ import { WATCH_WORKLOADS, type WatchWorkload } from './lib/watch-workloads.js'
 import { leaseRatios, printLeaseTables, runLeaseWorkload, summarizeLease, type LeaseMeasurement } from './lib/lease-run.js'
 import { LEASE_WORKLOADS, type LeaseWorkload } from './lib/lease-workloads.js'
 import { AUTH_DECOYS, enableBenchAuth } from './lib/auth-setup.js'
+import { runRpcCeiling, startRpcCeilingServer } from './ceilings/rpc-ceiling.js'
+import { runStorageCeiling } from './ceilings/storage-ceiling.js'
+import { killPushCeilingSync, runPushCeiling } from './ceilings/push-ceiling.js'
+import { killCeilingServersSync, type CeilingServer } from './ceilings/launch.js'
+import {
+  printCeilingTables, pushCeilingLines, rpcCeilingLines, RPC_CEILING_OPS, type PushCeilingMeasurement, type RpcCeilingMeasurement,
+  type StorageCeilingMeasurement,
+} from './lib/ceiling-run.js'
 import {
   killStartupServersSync, printStartupTable, runStartupWorkload, startupRatios, summarizeStartup,
   STARTUP_VALUE_SIZE, STARTUP_WORKLOAD, type StartupMeasurement,
@@ -50,6 +58,8 @@ const USAGE = `usage: npm run bench -- [options]
   --value-size N       value size in bytes (default 64)
   --key-space N        distinct keys the put workloads cycle through (default 100000)
   --serializable       send Range with serializable=true (default: linearizable, as clients do)
+  --skip-ceilings      do not measure the ceilings (by default: a bare grpc-js KV server with canned answers
+                       per KV workload, raw classic-level batches once per round, a bare Watch stream per fan-out)
   --unsafe-no-fsync    both servers run with --unsafe-no-fsync (report it apart from the durable default)
   --auth               KV workloads with auth enabled on both servers, as a non-root user whose role holds
                        the workload keys plus ${AUTH_DECOYS} other permissions (every request permission-checked)
@@ -84,6 +94,8 @@ interface RunArgs extends LoadParams {
   readonly etcdliteBin: string | undefined
   readonly auth: boolean
   readonly unsafeNoFsync: boolean
+  /** Measure the RPC, storage and push ceilings alongside the workloads (default); --skip-ceilings turns them off. */
+  readonly ceilings: boolean
 }
 
 function splitArgs(s: string | undefined): string[] {
@@ -104,6 +116,7 @@ function parseRunArgs(argv: readonly string[]): RunArgs | undefined {
       serializable: { type: 'boolean', default: false },
       auth: { type: 'boolean', default: false },
       'unsafe-no-fsync': { type: 'boolean', default: false },
+      'skip-ceilings': { type: 'boolean', default: false },
       servers: { type: 'string', default: SERVER_ORDER.join(',') },
       'watch-procs': { type: 'string', default: '1' },
       'watch-prefix': { type: 'boolean', default: false },
@@ -167,6 +180,7 @@ function parseRunArgs(argv: readonly string[]): RunArgs | undefined {
     etcdliteBin: values['etcdlite-bin'],
     auth: values.auth,
     unsafeNoFsync: values['unsafe-no-fsync'],
+    ceilings: !values['skip-ceilings'],
   }
 }
 
@@ -190,6 +204,8 @@ const liveServers = new Set<BenchServer>()
 let sampleDir: string | undefined
 
 function killEverythingSync(): void {
+  killPushCeilingSync()
+  killCeilingServersSync()
   killLoadProcessesSync()
   killStartupServersSync()
   for (const s of liveServers) s.killSync()
@@ -460,13 +476,18 @@ async function main(): Promise<number> {
   const watchResults: WatchMeasurement[] = []
   const leaseResults: LeaseMeasurement[] = []
   const startupResults: StartupMeasurement[] = []
+  const rpcCeilings: RpcCeilingMeasurement[] = []
+  const pushCeilings: PushCeilingMeasurement[] = []
+  const storageCeilings: StorageCeilingMeasurement[] = []
   const tmp = mkdtempSync(join(tmpdir(), 'etcdlite-bench-watch-'))
   sampleDir = tmp
   try {
     if (args.workloads.length > 0) {
       log('starting etcd and etcdlite for the KV workloads (fresh temp data dirs, durable writes)')
       const shared = new Map<ServerName, BenchServer>()
+      let rpcCeiling: CeilingServer | undefined
       try {
+        if (args.ceilings && args.workloads.some((w) => RPC_CEILING_OPS.has(w.op))) rpcCeiling = await startRpcCeilingServer(args)
         const tokens = new Map<ServerName, string>()
         for (const n of args.servers) {
           const s = await startServer(n, args)
@@ -489,11 +510,29 @@ async function main(): Promise<number> {
               results.push(m)
               process.stdout.write(`${JSON.stringify({ type: 'result', ...m })}\n`)
             }
+            if (rpcCeiling !== undefined && RPC_CEILING_OPS.has(w.op)) {
+              log(`round ${round + 1}/${args.rounds} ${w.name} on the rpc ceiling`)
+              const c: RpcCeilingMeasurement = { ...(await runRpcCeiling(rpcCeiling, w, args)), round: round + 1, workload: w.name }
+              rpcCeilings.push(c)
+              process.stdout.write(`${JSON.stringify({ type: 'ceiling', kind: 'rpc', ...c })}\n`)
+            }
+          }
+          if (args.ceilings) {
+            log(`round ${round + 1}/${args.rounds} storage ceiling`)
+            const rows = await runStorageCeiling({
+              seconds: args.seconds, warmupSeconds: args.warmupSeconds, keySize: args.keySize, valueSize: args.valueSize,
+              keySpace: args.keySpace, dir: tmp, syncModes: args.unsafeNoFsync ? [false] : [true, false],
+            })
+            for (const r of rows) {
+              storageCeilings.push({ ...r, round: round + 1 })
+              process.stdout.write(`${JSON.stringify({ type: 'ceiling', kind: 'storage', round: round + 1, ...r })}\n`)
+            }
           }
         }
       } finally {
         log('stopping the KV servers')
         for (const s of shared.values()) await stopServer(s)
+        await rpcCeiling?.dispose()
       }
     }
 
@@ -510,6 +549,19 @@ async function main(): Promise<number> {
           } finally {
             await stopServer(server)
           }
+        }
+        if (args.ceilings && w.kind === 'fanout') {
+          log(`round ${round + 1}/${args.rounds} ${w.name} on the push ceiling`)
+          const c: PushCeilingMeasurement = {
+            ...(await runPushCeiling({
+              seconds: args.seconds, warmupSeconds: args.warmupSeconds, watchers: w.watchers, streams: w.streams,
+              eventsPerResponse: 1, keySize: args.keySize, valueSize: args.valueSize, watchProcs: args.watchProcs,
+            })),
+            round: round + 1,
+            workload: w.name,
+          }
+          pushCeilings.push(c)
+          process.stdout.write(`${JSON.stringify({ type: 'ceiling', kind: 'push', ...c })}\n`)
         }
       }
     }
@@ -587,9 +639,17 @@ async function main(): Promise<number> {
       ratioConvention: 'throughput etcdlite/etcd, times and bytes per key etcd/etcdlite: > 1 means etcdlite is better', ...startupRatios(startupSum),
     })}\n`)
   }
+  const served = (pairs: readonly [string, number | null, number | null][]): Map<string, { etcd: number | null; lite: number | null }> =>
+    new Map(pairs.map(([name, etcd, lite]) => [name, { etcd, lite }]))
+  const ceilingLines = [
+    ...rpcCeilingLines(rpcCeilings, served(rows.map(({ w, etcd, lite }) => [w.name, etcd.opsPerSec, lite.opsPerSec]))),
+    ...pushCeilingLines(pushCeilings, served(watchSums.flatMap((s) => (s.kind === 'fanout' ? [[s.w.name, s.etcd.eventsPerSec, s.lite.eventsPerSec] as [string, number, number]] : [])))),
+  ]
+  for (const l of ceilingLines) process.stdout.write(`${JSON.stringify({ type: 'summary', ceilingOf: l.workload, ...l })}\n`)
   if (rows.length > 0) printTable(args, rows)
   if (watchSums.length > 0) printWatchTables(args, watchSums)
   if (leaseSums.length > 0) printLeaseTables(args, leaseSums)
+  printCeilingTables(ceilingLines, storageCeilings)
   if (startupSum !== undefined) printStartupTable({ rounds: args.rounds, keySize: args.keySize, valueSize: STARTUP_VALUE_SIZE, unsafeNoFsync: args.unsafeNoFsync }, startupSum)
   return 0
 }
