@@ -12,6 +12,7 @@ import { SampleBuffer, quantile } from './lib/stats.js'
 import {
   HOT_KEYS, MEASURE_END, MEASURE_START, MIX_KEYS, OPS, PREFIX_KEYS, TXN_PUTS, type ClientResult, type LoadParams, type Op,
 } from './lib/workloads.js'
+import { numberArg } from './lib/args.js'
 
 interface ClientArgs extends LoadParams {
   readonly endpoint: string
@@ -40,27 +41,22 @@ function parseClientArgs(argv: readonly string[]): ClientArgs {
     },
     strict: true,
   })
-  const num = (name: string, v: string | undefined, min: number): number => {
-    const n = Number(v)
-    if (!Number.isFinite(n) || n < min) throw new Error(`--${name} must be a number ≥ ${min}, got ${String(v)}`)
-    return n
-  }
   const op = OPS.find((o) => o === values.op)
   if (op === undefined) throw new Error(`--op must be one of ${OPS.join(', ')}, got ${String(values.op)}`)
   if (values.endpoint === undefined) throw new Error('--endpoint host:port is required')
-  const clients = Math.floor(num('clients', values.clients, 1))
-  const channels = Math.floor(num('channels', values.channels, 1))
+  const clients = Math.floor(numberArg('clients', values.clients, 1))
+  const channels = Math.floor(numberArg('channels', values.channels, 1))
   if (channels > clients) throw new Error('--channels must be ≤ --clients')
   return {
     endpoint: values.endpoint,
     op,
     clients,
     channels,
-    seconds: num('seconds', values.seconds, 0.1),
-    warmupSeconds: num('warmup', values.warmup, 0),
-    keySize: Math.floor(num('key-size', values['key-size'], 2)),
-    valueSize: Math.floor(num('value-size', values['value-size'], 0)),
-    keySpace: Math.floor(num('key-space', values['key-space'], 1)),
+    seconds: numberArg('seconds', values.seconds, 0.1),
+    warmupSeconds: numberArg('warmup', values.warmup, 0),
+    keySize: Math.floor(numberArg('key-size', values['key-size'], 2)),
+    valueSize: Math.floor(numberArg('value-size', values['value-size'], 0)),
+    keySpace: Math.floor(numberArg('key-space', values['key-space'], 1)),
     serializable: values.serializable,
     token: values.token,
   }

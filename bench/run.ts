@@ -30,6 +30,7 @@ import {
   killStartupServersSync, printStartupTable, runStartupWorkload, startupRatios, summarizeStartup,
   STARTUP_VALUE_SIZE, STARTUP_WORKLOAD, type StartupMeasurement,
 } from './lib/startup-run.js'
+import { numberArg } from './lib/args.js'
 
 const CLIENT_JS = fileURLToPath(new URL('./client.js', import.meta.url))
 
@@ -132,11 +133,6 @@ function parseRunArgs(argv: readonly string[]): RunArgs | undefined {
     strict: true,
   })
   if (values.help) return undefined
-  const num = (name: string, v: string | undefined, min: number): number => {
-    const n = Number(v)
-    if (!Number.isFinite(n) || n < min) throw new Error(`--${name} must be a number ≥ ${min}, got ${String(v)}`)
-    return n
-  }
   let workloads = WORKLOADS
   let watchWorkloads = WATCH_WORKLOADS
   let leaseWorkloads = LEASE_WORKLOADS
@@ -158,21 +154,21 @@ function parseRunArgs(argv: readonly string[]): RunArgs | undefined {
   if (badServer !== undefined || servers.length === 0) throw new Error(`--servers takes etcd and/or etcdlite, got ${values.servers}`)
   return {
     servers: SERVER_ORDER.filter((n) => servers.includes(n)),
-    seconds: num('seconds', values.seconds ?? process.env['BENCH_SECONDS'] ?? '5', 0.1),
-    warmupSeconds: num('warmup', values.warmup, 0),
-    rounds: Math.floor(num('rounds', values.rounds, 1)),
+    seconds: numberArg('seconds', values.seconds ?? process.env['BENCH_SECONDS'] ?? '5', 0.1),
+    warmupSeconds: numberArg('warmup', values.warmup, 0),
+    rounds: Math.floor(numberArg('rounds', values.rounds, 1)),
     workloads,
     watchWorkloads,
     leaseWorkloads,
     startup,
-    startupKeys: values['startup-keys'] === undefined ? STARTUP_WORKLOAD.keys : Math.floor(num('startup-keys', values['startup-keys'], 1)),
-    expiryLeases: values['expiry-leases'] === undefined ? undefined : Math.floor(num('expiry-leases', values['expiry-leases'], 1)),
-    expiryTtlSeconds: values['expiry-ttl'] === undefined ? undefined : Math.floor(num('expiry-ttl', values['expiry-ttl'], 1)),
-    keySize: Math.floor(num('key-size', values['key-size'], 2)),
-    valueSize: Math.floor(num('value-size', values['value-size'], 0)),
-    keySpace: Math.floor(num('key-space', values['key-space'], 1)),
+    startupKeys: values['startup-keys'] === undefined ? STARTUP_WORKLOAD.keys : Math.floor(numberArg('startup-keys', values['startup-keys'], 1)),
+    expiryLeases: values['expiry-leases'] === undefined ? undefined : Math.floor(numberArg('expiry-leases', values['expiry-leases'], 1)),
+    expiryTtlSeconds: values['expiry-ttl'] === undefined ? undefined : Math.floor(numberArg('expiry-ttl', values['expiry-ttl'], 1)),
+    keySize: Math.floor(numberArg('key-size', values['key-size'], 2)),
+    valueSize: Math.floor(numberArg('value-size', values['value-size'], 0)),
+    keySpace: Math.floor(numberArg('key-space', values['key-space'], 1)),
     serializable: values.serializable,
-    watchProcs: Math.floor(num('watch-procs', values['watch-procs'], 1)),
+    watchProcs: Math.floor(numberArg('watch-procs', values['watch-procs'], 1)),
     watchPrefix: values['watch-prefix'],
     etcdliteNodeArgs: splitArgs(values['etcdlite-node-args']),
     etcdliteArgs: splitArgs(values['etcdlite-args']),

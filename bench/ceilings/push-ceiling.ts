@@ -17,6 +17,7 @@ import { processCpuSeconds, processRssMiB } from '../lib/servers.js'
 import { nowUs } from '../lib/watch-wire.js'
 import { CMD_DRAIN, CMD_GO, MARK_READY, STREAMS_PER_CONNECTION, type FanoutResult, type WatchClientConfig } from '../lib/watch-workloads.js'
 import { killCeilingServersSync, startCeilingServer } from './launch.js'
+import { numberArg } from '../lib/args.js'
 
 const SERVER_JS = fileURLToPath(new URL('./push-ceiling-server.js', import.meta.url))
 const WATCH_CLIENT_JS = fileURLToPath(new URL('../watch-client.js', import.meta.url))
@@ -152,20 +153,15 @@ function parseCli(argv: readonly string[]): PushCeilingParams {
     },
     strict: true,
   })
-  const num = (name: string, v: string, min: number): number => {
-    const n = Number(v)
-    if (!Number.isFinite(n) || n < min) throw new Error(`--${name} must be a number ≥ ${min}, got ${v}`)
-    return n
-  }
   return {
-    watchers: Math.floor(num('watchers', values.watchers, 1)),
-    streams: Math.floor(num('streams', values.streams, 1)),
-    eventsPerResponse: Math.floor(num('events', values.events, 1)),
-    seconds: num('seconds', values.seconds, 0.1),
-    warmupSeconds: num('warmup', values.warmup, 0),
-    keySize: Math.floor(num('key-size', values['key-size'], 2)),
-    valueSize: Math.floor(num('value-size', values['value-size'], 0)),
-    watchProcs: Math.floor(num('watch-procs', values['watch-procs'], 1)),
+    watchers: Math.floor(numberArg('watchers', values.watchers, 1)),
+    streams: Math.floor(numberArg('streams', values.streams, 1)),
+    eventsPerResponse: Math.floor(numberArg('events', values.events, 1)),
+    seconds: numberArg('seconds', values.seconds, 0.1),
+    warmupSeconds: numberArg('warmup', values.warmup, 0),
+    keySize: Math.floor(numberArg('key-size', values['key-size'], 2)),
+    valueSize: Math.floor(numberArg('value-size', values['value-size'], 0)),
+    watchProcs: Math.floor(numberArg('watch-procs', values['watch-procs'], 1)),
   }
 }
 

@@ -12,6 +12,7 @@ import { processRssMiB, ServerCpuWindow } from '../lib/servers.js'
 import { fmt, printRows } from '../lib/table.js'
 import { MEASURE_END, MEASURE_START, WORKLOADS, type ClientResult, type LoadParams, type Workload } from '../lib/workloads.js'
 import { killCeilingServersSync, startCeilingServer, type CeilingServer } from './launch.js'
+import { numberArg } from '../lib/args.js'
 
 const CLIENT_JS = fileURLToPath(new URL('../client.js', import.meta.url))
 const SERVER_JS = fileURLToPath(new URL('./rpc-ceiling-server.js', import.meta.url))
@@ -74,11 +75,6 @@ function parseCli(argv: readonly string[]): { readonly workloads: readonly Workl
     },
     strict: true,
   })
-  const num = (name: string, v: string, min: number): number => {
-    const n = Number(v)
-    if (!Number.isFinite(n) || n < min) throw new Error(`--${name} must be a number ≥ ${min}, got ${v}`)
-    return n
-  }
   const names = values.workloads?.split(',').map((x) => x.trim()).filter((x) => x !== '')
   const workloads = names === undefined ? WORKLOADS : names.map((n) => {
     const w = WORKLOADS.find((x) => x.name === n)
@@ -88,11 +84,11 @@ function parseCli(argv: readonly string[]): { readonly workloads: readonly Workl
   return {
     workloads,
     params: {
-      seconds: num('seconds', values.seconds, 0.1),
-      warmupSeconds: num('warmup', values.warmup, 0),
-      keySize: Math.floor(num('key-size', values['key-size'], 2)),
-      valueSize: Math.floor(num('value-size', values['value-size'], 0)),
-      keySpace: Math.floor(num('key-space', values['key-space'], 1)),
+      seconds: numberArg('seconds', values.seconds, 0.1),
+      warmupSeconds: numberArg('warmup', values.warmup, 0),
+      keySize: Math.floor(numberArg('key-size', values['key-size'], 2)),
+      valueSize: Math.floor(numberArg('value-size', values['value-size'], 0)),
+      keySpace: Math.floor(numberArg('key-space', values['key-space'], 1)),
       serializable: values.serializable,
     },
   }

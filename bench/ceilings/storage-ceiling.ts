@@ -25,6 +25,7 @@ import { revToBytes } from '../../src/mvcc/revision.js'
 import { LoadProcess } from '../lib/child.js'
 import { quantile, SampleBuffer } from '../lib/stats.js'
 import { fmt, printRows } from '../lib/table.js'
+import { numberArg } from '../lib/args.js'
 
 export const STORAGE_BATCH_SIZES: readonly number[] = [1, 16, 128, 1024]
 
@@ -226,23 +227,18 @@ function parseCli(argv: readonly string[]): { readonly params: StorageCeilingPar
     },
     strict: true,
   })
-  const num = (name: string, v: string, min: number): number => {
-    const n = Number(v)
-    if (!Number.isFinite(n) || n < min) throw new Error(`--${name} must be a number ≥ ${min}, got ${v}`)
-    return n
-  }
   const syncModes = { both: [true, false], true: [true], false: [false] }[values.sync]
   if (syncModes === undefined) throw new Error(`--sync must be both, true or false, got ${values.sync}`)
   return {
     json: values.json,
     params: {
-      seconds: num('seconds', values.seconds, 0.1),
-      warmupSeconds: num('warmup', values.warmup, 0),
-      batchSizes: values.batches.split(',').map((x) => Math.floor(num('batches', x.trim(), 1))),
+      seconds: numberArg('seconds', values.seconds, 0.1),
+      warmupSeconds: numberArg('warmup', values.warmup, 0),
+      batchSizes: values.batches.split(',').map((x) => Math.floor(numberArg('batches', x.trim(), 1))),
       syncModes,
-      keySize: Math.floor(num('key-size', values['key-size'], 2)),
-      valueSize: Math.floor(num('value-size', values['value-size'], 0)),
-      keySpace: Math.floor(num('key-space', values['key-space'], 1)),
+      keySize: Math.floor(numberArg('key-size', values['key-size'], 2)),
+      valueSize: Math.floor(numberArg('value-size', values['value-size'], 0)),
+      keySpace: Math.floor(numberArg('key-space', values['key-space'], 1)),
       ...(values.dir === undefined ? {} : { dir: values.dir }),
     },
   }

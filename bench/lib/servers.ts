@@ -5,7 +5,7 @@ import { once } from 'node:events'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { ETCDLITE_BIN, startReferenceEtcd } from '../../test/helpers/processes.js'
+import { ETCDLITE_BIN, etcdliteReadyAddress, startReferenceEtcd } from '../../test/helpers/processes.js'
 
 export type ServerName = 'etcd' | 'etcdlite'
 
@@ -72,13 +72,18 @@ export interface EtcdliteLaunch {
   readonly bin?: string
 }
 
+/** node's arguments for the etcdlite CLI on `dataDir`, its client listener on port 0 (the bench's servers). */
+export function etcdliteArgs(launch: EtcdliteLaunch, dataDir: string): string[] {
+  return [
+    ...launch.nodeArgs, launch.bin ?? ETCDLITE_BIN,
+    '--listen-client-urls', 'http://127.0.0.1:0', '--data-dir', dataDir, '--log-level', 'warn', ...launch.args,
+  ]
+}
+
 /** Start the etcdlite CLI on port 0 with a fresh temp data dir on disk (not --memory) and default durability. */
 export async function startEtcdlite(launch: EtcdliteLaunch): Promise<BenchServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'etcdlite-bench-'))
-  const proc = spawn(process.execPath, [
-    ...launch.nodeArgs, launch.bin ?? ETCDLITE_BIN,
-    '--listen-client-urls', 'http://127.0.0.1:0', '--data-dir', dataDir, '--log-level', 'warn', ...launch.args,
-  ], { stdio: ['ignore', 'pipe', 'pipe'] })
+  const proc = spawn(process.execPath, etcdliteArgs(launch, dataDir), { stdio: ['ignore', 'pipe', 'pipe'] })
   let stderr = ''
   proc.stderr?.on('data', (d: Buffer) => {
     stderr = (stderr + d.toString()).slice(-4000)
@@ -94,12 +99,12 @@ export async function startEtcdlite(launch: EtcdliteLaunch): Promise<BenchServer
       const timer = setTimeout(() => reject(new Error('etcdlite: no ready line within 20 s')), 20_000)
       const onData = (d: Buffer): void => {
         out += d.toString()
-        const m = /ready to serve client requests on http:\/\/(\S+)/.exec(out)
-        if (m?.[1] !== undefined) {
+        const address = etcdliteReadyAddress(out)
+        if (address !== undefined) {
           clearTimeout(timer)
           proc.stdout?.off('data', onData)
           proc.stdout?.resume()
-          resolve(m[1])
+          resolve(address)
         }
       }
       proc.stdout?.on('data', onData)

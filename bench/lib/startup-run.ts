@@ -8,7 +8,6 @@
 // removes it on dispose, and keeps no spawn time. The launch arguments are the same as servers.ts's (etcd's
 // come from test/helpers/processes.ts startReferenceEtcd); see `launch` for what would remove the copy.
 import { spawn, type ChildProcess } from 'node:child_process'
-import { randomUUID } from 'node:crypto'
 import { once } from 'node:events'
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -17,9 +16,9 @@ import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
 import * as grpc from '@grpc/grpc-js'
 import { lenFieldSize, Reader, WIRE_LEN, WIRE_VARINT, writeBytesField, writeVarintField } from '../../src/pkg/proto-wire.js'
-import { ETCDLITE_BIN } from '../../test/helpers/processes.js'
+import { etcdliteReadyAddress, etcdServingAddress, referenceEtcdArgs } from '../../test/helpers/processes.js'
 import { LoadProcess } from './child.js'
-import { processCpuSeconds, processRssMiB, type EtcdliteLaunch, type ServerName } from './servers.js'
+import { etcdliteArgs, processCpuSeconds, processRssMiB, type EtcdliteLaunch, type ServerName } from './servers.js'
 import { median } from './stats.js'
 import { fmt, present, printRows, ratio } from './table.js'
 
@@ -152,34 +151,18 @@ export function killStartupServersSync(): void {
 }
 
 const READY_TIMEOUT_MS = 300_000
-/** etcd 3.4 logs this (zap, info) once its client listener serves, after the server is ready. */
-const ETCD_SERVING = 'serving client traffic insecurely; this is strongly discouraged!'
-const ETCDLITE_READY = /ready to serve client requests on http:\/\/(\S+)/
 
 /**
- * Start `kind` on `dataDir` (empty: a new member; otherwise a restart on its data) with servers.ts's flags,
- * and resolve when it says it serves, with the bound client address (every listener is on port 0).
- *
- * This copies the argument lists of servers.ts startEtcdlite and test/helpers/processes.ts
- * startReferenceEtcd. What would remove the copy: a `dataDir` option on startEtcd/startEtcdlite (a dir
- * the caller owns, kept on dispose), a `stop()` that does not remove it, and `spawnedAt`/`readyAt` on
- * BenchServer; startReferenceEtcd would need a `dataDir` parameter too.
+ * Start `kind` on `dataDir` (empty: a new member; otherwise a restart on its data) with the flags the tests'
+ * reference etcd and the bench's etcdlite use, and resolve when it says it serves, with the bound client
+ * address (every listener is on port 0). Unlike servers.ts, the caller owns the data dir, which outlives
+ * the process.
  */
 async function launch(kind: ServerName, dataDir: string, p: StartupParams): Promise<Launched> {
-  const zero = 'http://127.0.0.1:0'
   const spawnedAt = performance.now()
   const proc = kind === 'etcd'
-    ? spawn('etcd', [
-      '--name', 'ref', '--data-dir', dataDir,
-      '--listen-client-urls', zero, '--advertise-client-urls', zero,
-      '--listen-peer-urls', zero, '--initial-advertise-peer-urls', zero, '--initial-cluster', `ref=${zero}`,
-      '--initial-cluster-token', randomUUID(), '--enable-grpc-gateway=false',
-      '--logger', 'zap', '--log-level', 'info', ...p.etcdArgs,
-    ], { stdio: ['ignore', 'ignore', 'pipe'] })
-    : spawn(process.execPath, [
-      ...p.etcdlite.nodeArgs, p.etcdlite.bin ?? ETCDLITE_BIN,
-      '--listen-client-urls', zero, '--data-dir', dataDir, '--log-level', 'warn', ...p.etcdlite.args,
-    ], { stdio: ['ignore', 'pipe', 'pipe'] })
+    ? spawn('etcd', referenceEtcdArgs(dataDir, p.etcdArgs), { stdio: ['ignore', 'ignore', 'pipe'] })
+    : spawn(process.execPath, etcdliteArgs(p.etcdlite, dataDir), { stdio: ['ignore', 'pipe', 'pipe'] })
   liveProcs.add(proc)
   proc.once('exit', () => liveProcs.delete(proc))
   let tail = ''
@@ -194,20 +177,12 @@ async function launch(kind: ServerName, dataDir: string, p: StartupParams): Prom
       if (proc.stderr === null) throw new Error('stderr is not piped')
       createInterface({ input: proc.stderr }).on('line', (line) => {
         tail = (tail + line + '\n').slice(-4000)
-        if (kind !== 'etcd') return
-        let entry: { msg?: unknown; address?: unknown }
-        try {
-          entry = JSON.parse(line) as { msg?: unknown; address?: unknown }
-        } catch {
-          return
-        }
-        const address = entry.address
-        if (entry.msg === ETCD_SERVING && typeof address === 'string') settle(() => resolve(address))
+        const address = kind === 'etcd' ? etcdServingAddress(line) : undefined
+        if (address !== undefined) settle(() => resolve(address))
       })
       if (proc.stdout !== null) {
         createInterface({ input: proc.stdout }).on('line', (line) => {
-          const m = ETCDLITE_READY.exec(line)
-          const address = m?.[1]
+          const address = etcdliteReadyAddress(line)
           if (address !== undefined) settle(() => resolve(address))
         })
       }

@@ -404,6 +404,15 @@ export class AuthStore {
     this.isOpPermitted(ai, key, rangeEnd, 'WRITE')
   }
 
+  /**
+   * A user, with no permission needed (etcd's hardening of CVE-2026-33413, GHSA-q8m4-xhhv-38mg: Status,
+   * MemberList, listing alarms and the Lease calls): USER_EMPTY without one. A no-op while auth is disabled.
+   */
+  isUserPresent(ai: AuthInfo | undefined): void {
+    if (!this.enabledFlag) return
+    if (ai === undefined || ai.username === '') throw new EtcdError('USER_EMPTY')
+  }
+
   /** The root role (etcd's IsAdminPermitted): USER_EMPTY without a user, USER_NOT_FOUND, PERMISSION_DENIED. */
   isAdminPermitted(ai: AuthInfo | undefined): void {
     if (!this.enabledFlag) return

@@ -17,7 +17,7 @@ export interface ClusterMember {
   /** Throws unless the caller holds the root role (membership changes need it once auth is on). */
   checkAdmin(creds: CallCredentials | undefined): void
   /** Throws unless the call comes from a user (the member list needs one once auth is on). */
-  checkAuthenticated(creds: CallCredentials | undefined): unknown
+  checkAuthenticated(creds: CallCredentials | undefined): void
 }
 
 /**

@@ -305,9 +305,9 @@ export class EtcdServer implements WatchServerContext {
    */
   leaseGrant(r: LeaseGrantRequest, creds?: CallCredentials): Promise<LeaseGrantResponse> {
     return this.track(async () => {
-      // Any user may grant a lease (no permission), but it must be a user (see checkAuthenticated).
-      this.authInfo(creds)
-      this.checkAuthenticated(creds)
+      // Any user may grant a lease (no permission), but it must be a user; the token is read even while auth
+      // is off, as for every call etcd sends through raft.
+      this.authStore.isUserPresent(this.authInfo(creds))
       this.maintenance.checkQuota(LEASE_OVERHEAD)
       let id = r.id ?? 0n
       // etcd: the next request ID as a positive int64. The generator never repeats itself, but a lease
@@ -323,8 +323,9 @@ export class EtcdServer implements WatchServerContext {
   /** Revoke a lease: its keys are deleted in one txn (one revision). LEASE_NOT_FOUND if unknown. */
   leaseRevoke(r: LeaseRevokeRequest, creds?: CallCredentials): Promise<LeaseRevokeResponse> {
     return this.track(async () => {
-      checkLeasePuts(this.authStore, this.lessor, this.authInfo(creds), r.id)
-      this.checkAuthenticated(creds)
+      const ai = this.authInfo(creds)
+      checkLeasePuts(this.authStore, this.lessor, ai, r.id)
+      this.authStore.isUserPresent(ai)
       const rev = this.lessor.revoke(r.id)
       this.maintenance.noteApplied()
       await this.kv.sync(rev)
@@ -432,15 +433,12 @@ export class EtcdServer implements WatchServerContext {
   }
 
   /**
-   * Throws USER_EMPTY unless the call comes from a user (no-op while auth is disabled), and INVALID_AUTH_TOKEN
-   * for a bad token. etcd's hardening of CVE-2026-33413 (GHSA-q8m4-xhhv-38mg): Status, MemberList, listing
-   * alarms and the Lease calls need credentials; etcd 3.4.23 served them to anyone.
+   * Throws USER_EMPTY unless the call comes from a user, INVALID_AUTH_TOKEN for a bad token. While auth is
+   * disabled the credentials are not even read (Status, MemberList, keep-alives and LeaseLeases never read
+   * them in etcd 3.4.23). See AuthStore.isUserPresent.
    */
-  checkAuthenticated(creds: CallCredentials | undefined): AuthInfo | undefined {
-    if (!this.authStore.enabled) return undefined
-    const ai = this.authInfo(creds)
-    if (ai === undefined || ai.username === '') throw new EtcdError('USER_EMPTY')
-    return ai
+  checkAuthenticated(creds: CallCredentials | undefined): void {
+    if (this.authStore.enabled) this.authStore.isUserPresent(this.authInfo(creds))
   }
   // ---- end Auth ----
 

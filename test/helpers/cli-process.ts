@@ -1,7 +1,7 @@
 // The etcdlite CLI as a child process with everything a test needs to explain a failure: its stderr, how
 // and when it exited, and whether it exited on its own.
 import { spawn, type ChildProcess } from 'node:child_process'
-import { ETCDLITE_BIN } from './processes.js'
+import { ETCDLITE_BIN, etcdliteReadyAddress } from './processes.js'
 
 export interface CliProcess {
   /** host:port from the ready line. */
@@ -46,8 +46,8 @@ export async function spawnEtcdlite(args: readonly string[], opts: CliOptions = 
     const endpoint = await new Promise<string>((resolve, reject) => {
       proc.stdout?.on('data', (d: Buffer) => {
         out += d.toString()
-        const m = /ready to serve client requests on http:\/\/(\S+)/.exec(out)
-        if (m?.[1] !== undefined) resolve(m[1])
+        const address = etcdliteReadyAddress(out)
+        if (address !== undefined) resolve(address)
       })
       void exited.then(() => reject(new Error(`etcdlite exited (${JSON.stringify(exit)}) before it was ready; stderr:\n${err}`)))
       timer = setTimeout(() => reject(new Error(`etcdlite not ready after ${opts.readyTimeoutMs ?? 20000} ms; stderr:\n${err}`)), opts.readyTimeoutMs ?? 20000)

@@ -36,8 +36,62 @@ async function exited(proc: ChildProcess): Promise<number | null> {
   return code
 }
 
-/** etcd 3.4 logs this (zap, info) once its client listener serves, naming the bound address. */
+/** etcd 3.4 logs one of these (zap, info) once its client listener serves, naming the bound address. */
 const ETCD_SERVING = 'serving client traffic insecurely; this is strongly discouraged!'
+const ETCD_SERVING_TLS = 'serving client traffic securely'
+
+/** The bound client address in etcd's "serving client traffic" log line (plaintext or TLS listener), if `line` is one. */
+export function etcdServingAddress(line: string, tls = false): string | undefined {
+  let entry: { msg?: unknown; address?: unknown }
+  try {
+    entry = JSON.parse(line) as { msg?: unknown; address?: unknown }
+  } catch {
+    return undefined
+  }
+  return entry.msg === (tls ? ETCD_SERVING_TLS : ETCD_SERVING) && typeof entry.address === 'string' ? entry.address : undefined
+}
+
+/** The bound address in the etcdlite CLI's ready line (`http` or `https` listener), if `text` holds one. */
+export function etcdliteReadyAddress(text: string, scheme: 'http' | 'https' = 'http'): string | undefined {
+  return new RegExp(`ready to serve client requests on ${scheme}://(\\S+)`).exec(text)?.[1]
+}
+
+/**
+ * The flags of a one-member etcd on `dataDir` with every listener on port 0 (see startReferenceEtcd), the
+ * client listener plaintext or TLS (then `extra` carries the certificate flags); `extra` appended.
+ */
+export function referenceEtcdArgs(dataDir: string, extra: readonly string[] = [], clientScheme: 'http' | 'https' = 'http'): string[] {
+  const zero = 'http://127.0.0.1:0'
+  const client = `${clientScheme}://127.0.0.1:0`
+  return [
+    '--name', 'ref', '--data-dir', dataDir,
+    '--listen-client-urls', client, '--advertise-client-urls', client,
+    '--listen-peer-urls', zero, '--initial-advertise-peer-urls', zero, '--initial-cluster', `ref=${zero}`,
+    '--initial-cluster-token', randomUUID(), '--enable-grpc-gateway=false',
+    '--logger', 'zap', '--log-level', 'info', ...extra,
+  ]
+}
+
+/**
+ * Resolve with the client address once etcd (started with referenceEtcdArgs, stderr piped) logs that it
+ * serves; reject if it exits first or after `timeoutMs`. `onLine` sees every stderr line (for error tails).
+ */
+export function etcdServing(proc: ChildProcess, timeoutMs: number, onLine: (line: string) => void = () => undefined): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`etcd not serving after ${timeoutMs / 1000} s`)), timeoutMs)
+    const settle = (f: () => void): void => {
+      clearTimeout(timer)
+      f()
+    }
+    proc.once('exit', (code) => settle(() => reject(new Error(`etcd exited with ${String(code)} before serving`))))
+    if (proc.stderr === null) throw new Error('etcd stderr is not piped')
+    createInterface({ input: proc.stderr }).on('line', (line) => {
+      onLine(line)
+      const address = etcdServingAddress(line)
+      if (address !== undefined) settle(() => resolve(address))
+    })
+  })
+}
 
 /**
  * Start the real etcd with a fresh data dir and its own cluster token, every listener on port 0, and read
@@ -48,14 +102,7 @@ const ETCD_SERVING = 'serving client traffic insecurely; this is strongly discou
  */
 export async function startReferenceEtcd(extra: readonly string[] = []): Promise<ServerProcess> {
   const dir = await tempDir('etcd-ref-')
-  const zero = 'http://127.0.0.1:0'
-  const proc = spawn('etcd', [
-    '--name', 'ref', '--data-dir', dir.path,
-    '--listen-client-urls', zero, '--advertise-client-urls', zero,
-    '--listen-peer-urls', zero, '--initial-advertise-peer-urls', zero, '--initial-cluster', `ref=${zero}`,
-    '--initial-cluster-token', randomUUID(), '--enable-grpc-gateway=false',
-    '--logger', 'zap', '--log-level', 'info', ...extra,
-  ], { stdio: ['ignore', 'ignore', 'pipe'] })
+  const proc = spawn('etcd', referenceEtcdArgs(dir.path, extra), { stdio: ['ignore', 'ignore', 'pipe'] })
   let tail = ''
   const stop = async (signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> => {
     if (proc.exitCode === null && proc.signalCode === null) proc.kill(signal)
@@ -66,27 +113,8 @@ export async function startReferenceEtcd(extra: readonly string[] = []): Promise
     await dir.remove()
   }
   try {
-    const endpoint = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('etcd not serving after 20 s')), 20000)
-      const settle = (f: () => void): void => {
-        clearTimeout(timer)
-        f()
-      }
-      proc.once('exit', (code) => settle(() => reject(new Error(`etcd exited with ${String(code)} before serving`))))
-      if (proc.stderr === null) throw new Error('etcd stderr is not piped')
-      createInterface({ input: proc.stderr }).on('line', (line) => {
-        tail = (tail + line + '\n').slice(-4000)
-        let entry: { msg?: unknown; address?: unknown }
-        try {
-          entry = JSON.parse(line) as { msg?: unknown; address?: unknown }
-        } catch {
-          return
-        }
-        if (entry.msg === ETCD_SERVING && typeof entry.address === 'string') {
-          const address = entry.address
-          settle(() => resolve(address))
-        }
-      })
+    const endpoint = await etcdServing(proc, 20_000, (line) => {
+      tail = (tail + line + '\n').slice(-4000)
     })
     return { endpoint, proc, dataDir: dir.path, stop, dispose }
   } catch (e) {
@@ -114,10 +142,10 @@ export async function startEtcdliteProcess(opts: EtcdliteProcessOptions = {}): P
   const endpoint = await new Promise<string>((resolve, reject) => {
     const onData = (d: Buffer): void => {
       out += d.toString()
-      const m = /ready to serve client requests on http:\/\/(\S+)/.exec(out)
-      if (m?.[1] !== undefined) {
+      const address = etcdliteReadyAddress(out)
+      if (address !== undefined) {
         proc.stdout?.off('data', onData)
-        resolve(m[1])
+        resolve(address)
       }
     }
     proc.stdout?.on('data', onData)

@@ -2,9 +2,8 @@
 // tests. Same contract as processes.ts (ServerProcess), whose starters wait for plaintext listeners only.
 import { spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
-import { randomUUID } from 'node:crypto'
 import { createInterface } from 'node:readline'
-import { ETCDLITE_BIN, type ServerProcess } from './processes.js'
+import { ETCDLITE_BIN, etcdliteReadyAddress, etcdServingAddress, referenceEtcdArgs, type ServerProcess } from './processes.js'
 import { tempDir } from './tmp.js'
 
 /** Client TLS flags, as etcd names them. */
@@ -22,9 +21,6 @@ function tlsArgs(t: ServerTlsFlags): string[] {
     ...(t.clientCertAuth === true ? ['--client-cert-auth'] : []),
   ]
 }
-
-/** etcd 3.4 logs this (zap, info) once its TLS client listener serves, naming the bound address. */
-const ETCD_SERVING_TLS = 'serving client traffic securely'
 
 async function exited(proc: ChildProcess): Promise<void> {
   if (proc.exitCode !== null || proc.signalCode !== null) return
@@ -73,28 +69,12 @@ async function startServing(cmd: string, args: readonly string[], match: (line: 
 /** The real etcd with one https:// client listener on port 0 (see processes.ts startReferenceEtcd). */
 export async function startReferenceEtcdTls(tls: ServerTlsFlags, extra: readonly string[] = []): Promise<ServerProcess> {
   const dir = await tempDir('etcd-ref-tls-')
-  const https = 'https://127.0.0.1:0'
-  const peer = 'http://127.0.0.1:0'
-  const args = [
-    '--name', 'ref', '--data-dir', dir.path,
-    '--listen-client-urls', https, '--advertise-client-urls', https,
-    '--listen-peer-urls', peer, '--initial-advertise-peer-urls', peer, '--initial-cluster', `ref=${peer}`,
-    '--initial-cluster-token', randomUUID(), '--enable-grpc-gateway=false',
-    '--logger', 'zap', '--log-level', 'info', ...tlsArgs(tls), ...extra,
-  ]
-  return startServing('etcd', args, (line) => {
-    let entry: { msg?: unknown; address?: unknown }
-    try {
-      entry = JSON.parse(line) as { msg?: unknown; address?: unknown }
-    } catch {
-      return undefined
-    }
-    return entry.msg === ETCD_SERVING_TLS && typeof entry.address === 'string' ? entry.address : undefined
-  }, () => dir.remove())
+  const args = referenceEtcdArgs(dir.path, [...tlsArgs(tls), ...extra], 'https')
+  return startServing('etcd', args, (line) => etcdServingAddress(line, true), () => dir.remove())
 }
 
 /** The etcdlite CLI, in memory, with one https:// client listener on port 0. */
 export async function startEtcdliteTls(tls: ServerTlsFlags, extra: readonly string[] = []): Promise<ServerProcess> {
   const args = [ETCDLITE_BIN, '--listen-client-urls', 'https://127.0.0.1:0', '--log-level', 'warn', '--memory', ...tlsArgs(tls), ...extra]
-  return startServing(process.execPath, args, (line) => /ready to serve client requests on https:\/\/(\S+)/.exec(line)?.[1], () => Promise.resolve())
+  return startServing(process.execPath, args, (line) => etcdliteReadyAddress(line, 'https'), () => Promise.resolve())
 }
