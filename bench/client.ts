@@ -10,9 +10,10 @@ import { loadEtcdProto } from '../src/grpc/proto.js'
 import type { KVClient } from '../src/grpc/generated/etcdserverpb/KV.js'
 import { SampleBuffer, quantile } from './lib/stats.js'
 import {
-  HOT_KEYS, MEASURE_END, MEASURE_START, MIX_KEYS, OPS, PREFIX_KEYS, TXN_PUTS, type ClientResult, type LoadParams, type Op,
+  HOT_KEYS, MIX_KEYS, OPS, PREFIX_KEYS, TXN_PUTS, type ClientResult, type LoadParams, type Op,
 } from './lib/workloads.js'
 import { numberArg } from './lib/args.js'
+import { MeasureWindow } from './lib/measure-window.js'
 
 interface ClientArgs extends LoadParams {
   readonly endpoint: string
@@ -237,32 +238,16 @@ async function run(args: ClientArgs): Promise<ClientResult> {
     const samples = new SampleBuffer()
     let errors = 0
     let firstError: string | null = null
-    const t0 = performance.now()
-    const measureStart = t0 + args.warmupSeconds * 1000
-    const measureEnd = measureStart + args.seconds * 1000
-    let lastDone = measureStart
-    let cpuStart: NodeJS.CpuUsage | undefined
-    let wallCpuStart = 0
-    const markStart = (): void => {
-      if (cpuStart !== undefined) return
-      cpuStart = process.cpuUsage()
-      wallCpuStart = performance.now()
-      process.stderr.write(`${MEASURE_START}\n`)
-    }
-    if (args.warmupSeconds === 0) markStart()
-    const startTimer = setTimeout(markStart, Math.max(0, measureStart - performance.now()))
+    const window = new MeasureWindow(args.warmupSeconds, args.seconds, (marker) => process.stderr.write(`${marker}\n`))
 
     const loop = async (call: Call): Promise<void> => {
       for (;;) {
         const start = performance.now()
-        if (start >= measureEnd) return
+        if (start >= window.end) return
         try {
           await call()
           const done = performance.now()
-          if (start >= measureStart) {
-            samples.push(done - start)
-            if (done > lastDone) lastDone = done
-          }
+          if (window.record(start, done)) samples.push(done - start)
         } catch (e) {
           errors++
           firstError ??= e instanceof Error ? e.message : String(e)
@@ -270,20 +255,17 @@ async function run(args: ClientArgs): Promise<ClientResult> {
         }
       }
     }
+    let measured: ReturnType<MeasureWindow['close']>
     try {
       await Promise.all(calls.map(loop))
     } finally {
-      clearTimeout(startTimer)
+      measured = window.close()
     }
-    markStart()
-    const cpu = process.cpuUsage(cpuStart)
-    const cpuWallMs = performance.now() - wallCpuStart
-    process.stderr.write(`${MEASURE_END}\n`)
+    const { elapsedSeconds, clientCpuPct } = measured
 
     const sorted = samples.sorted()
     let sum = 0
     for (const x of sorted) sum += x
-    const elapsedSeconds = (lastDone - measureStart) / 1000
     const round = (x: number, d = 3): number => Number(x.toFixed(d))
     return {
       op: args.op,
@@ -299,7 +281,7 @@ async function run(args: ClientArgs): Promise<ClientResult> {
       p99Ms: round(quantile(sorted, 0.99)),
       maxMs: round(quantile(sorted, 1)),
       meanMs: round(sorted.length > 0 ? sum / sorted.length : Number.NaN),
-      clientCpuPct: round(cpuWallMs > 0 ? ((cpu.user + cpu.system) / 1000 / cpuWallMs) * 100 : 0, 1),
+      clientCpuPct,
     }
   } finally {
     for (const c of channels) c.close()

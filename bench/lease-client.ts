@@ -16,7 +16,7 @@ import type { LeaseKeepAliveResponse__Output } from '../src/grpc/generated/etcds
 import type { WatchRequest } from '../src/grpc/generated/etcdserverpb/WatchRequest.js'
 import type { WatchResponse__Output } from '../src/grpc/generated/etcdserverpb/WatchResponse.js'
 import { SampleBuffer, quantile } from './lib/stats.js'
-import { MEASURE_END, MEASURE_START } from './lib/workloads.js'
+import { MeasureWindow } from './lib/measure-window.js'
 import { prefixRangeEnd } from './lib/watch-wire.js'
 import {
   CHURN_TTL_SECONDS, EXPIRY_GRACE_SECONDS, EXPIRY_SETUP_CONNECTIONS, EXPIRY_SETUP_IN_FLIGHT, MARK_EXPIRED, MARK_GRANTS_DONE, MARK_SETUP_START,
@@ -173,27 +173,14 @@ async function runChurn(cfg: Extract<LeaseClientConfig, { role: 'churn' }>): Pro
     const revokes = new SampleBuffer()
     let errors = 0
     let firstError: string | null = null
-    const t0 = performance.now()
-    const measureStart = t0 + cfg.warmupSeconds * 1000
-    const measureEnd = measureStart + cfg.seconds * 1000
-    let lastDone = measureStart
-    let cpuStart: NodeJS.CpuUsage | undefined
-    let wallCpuStart = 0
-    const markStart = (): void => {
-      if (cpuStart !== undefined) return
-      cpuStart = process.cpuUsage()
-      wallCpuStart = performance.now()
-      mark(MEASURE_START)
-    }
-    if (cfg.warmupSeconds === 0) markStart()
-    const startTimer = setTimeout(markStart, Math.max(0, measureStart - performance.now()))
+    const window = new MeasureWindow(cfg.warmupSeconds, cfg.seconds, mark)
 
     const loop = async (i: number): Promise<void> => {
       const lease = leases[i % leases.length] as LeaseClient
       const ka = streams[i] as KeepAliveStream
       for (;;) {
         const start = performance.now()
-        if (start >= measureEnd) return
+        if (start >= window.end) return
         try {
           const { id } = await grant(lease, CHURN_TTL_SECONDS)
           const granted = performance.now()
@@ -202,12 +189,11 @@ async function runChurn(cfg: Extract<LeaseClientConfig, { role: 'churn' }>): Pro
           const kept = performance.now()
           await revoke(lease, id)
           const done = performance.now()
-          if (start >= measureStart) {
+          if (window.record(start, done)) {
             cycles.push(done - start)
             grants.push(granted - start)
             keepAlives.push(kept - granted)
             revokes.push(done - kept)
-            if (done > lastDone) lastDone = done
           }
         } catch (e) {
           errors++
@@ -218,18 +204,15 @@ async function runChurn(cfg: Extract<LeaseClientConfig, { role: 'churn' }>): Pro
         }
       }
     }
+    let measured: ReturnType<MeasureWindow['close']>
     try {
       await Promise.all(streams.map((_, i) => loop(i)))
     } finally {
-      clearTimeout(startTimer)
+      measured = window.close()
     }
-    markStart()
-    const cpu = process.cpuUsage(cpuStart)
-    const cpuWallMs = performance.now() - wallCpuStart
-    mark(MEASURE_END)
+    const { elapsedSeconds, clientCpuPct } = measured
 
     const sorted = cycles.sorted()
-    const elapsedSeconds = (lastDone - measureStart) / 1000
     return {
       role: 'churn',
       clients: cfg.clients,
@@ -244,7 +227,7 @@ async function runChurn(cfg: Extract<LeaseClientConfig, { role: 'churn' }>): Pro
       grant: latency(grants),
       keepAlive: latency(keepAlives),
       revoke: latency(revokes),
-      clientCpuPct: Number((cpuWallMs > 0 ? ((cpu.user + cpu.system) / 1000 / cpuWallMs) * 100 : 0).toFixed(1)),
+      clientCpuPct,
     }
   } finally {
     for (const s of streams) s.close()
