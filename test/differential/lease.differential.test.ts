@@ -127,8 +127,11 @@ async function runSeed(seed: number): Promise<{ errors: number; rev: number }> {
   let ours: Etcd | undefined
   const clients: Client[] = []
   try {
-    refProc = await startReferenceEtcd()
-    ours = await openEtcd({ memory: true })
+    // A grant below the minimum TTL gets the minimum: with etcd's default (2 s) such a lease could expire
+    // during the run, at a different moment on each server. An election timeout of 10 s (heartbeat 1 s)
+    // makes the minimum 15 s on both, longer than any run.
+    refProc = await startReferenceEtcd(['--election-timeout', '10000', '--heartbeat-interval', '1000'])
+    ours = await openEtcd({ memory: true, minLeaseTtl: 15 })
     const l = await ours.listen({ port: 0 })
     const ref = connect(refProc.endpoint)
     const mine = connect(l.endpoint)
