@@ -1,4 +1,5 @@
 // Mirrors etcd mvcc/key_index.go; deviations are listed in README "Deviations".
+import { latin1ToBytes } from '../pkg/bytes.js'
 import { invariant } from '../pkg/verify.js'
 import { RevisionNotFoundError } from './errors.js'
 import { compareRev, type Revision } from './revision.js'
@@ -46,22 +47,36 @@ const ZERO: Revision = { main: 0, sub: 0 }
  * etcd 3.4.23 dropped a tombstone at exactly N at once, losing that DELETE for watchers starting at N.
  */
 export class KeyIndex {
-  readonly key: Uint8Array
+  /**
+   * The key as a latin1 string (one char per byte, see bytes.ts): the same string the tree index is keyed
+   * by, so each key's bytes are held once, as a compact V8 string, and not as a typed array with its own
+   * buffer (about 100 bytes of overhead per key).
+   */
+  readonly k: string
   modified: Revision = ZERO
   generations: Generation[] = []
 
-  constructor(key: Uint8Array) {
-    this.key = key
+  constructor(k: string) {
+    this.k = k
+  }
+
+  /** The key's bytes (a fresh copy on each call). */
+  get key(): Uint8Array {
+    return latin1ToBytes(this.k)
   }
 
   /** Append a put at (main, sub); revisions must grow. */
   put(main: number, sub: number): void {
     const rev: Revision = { main, sub }
     invariant(compareRev(rev, this.modified) > 0, `keyIndex.put: revision ${main}.${sub} not after ${this.modified.main}.${this.modified.sub}`)
-    if (this.generations.length === 0) this.generations.push(newGeneration())
+    // Arrays are made at their exact size where they start: a push onto an empty array reserves 17 slots,
+    // and most keys keep one generation of one revision.
+    if (this.generations.length === 0) this.generations = [newGeneration()]
     const g = this.generations[this.generations.length - 1] as Generation
-    if (g.revs.length === 0) g.created = rev
-    g.revs.push(rev)
+    if (g.revs.length === 0) {
+      g.created = rev
+      g.revs = [rev]
+    } else g.revs.push(rev)
     g.ver++
     this.modified = rev
   }
@@ -70,7 +85,7 @@ export class KeyIndex {
   restore(created: Revision, modified: Revision, ver: number): void {
     invariant(this.generations.length === 0, 'keyIndex.restore: not empty')
     this.modified = modified
-    this.generations.push({ created, ver, revs: [modified] })
+    this.generations = [{ created, ver, revs: [modified] }]
   }
 
   /**

@@ -44,9 +44,9 @@ function rangeKeys(s: KvStore, key: Uint8Array, end: RangeEnd, curRev: number, r
   const limit = ro.limit ?? 0
   const kvs: KeyValue[] = []
   let count = 0
-  s.index.visitAt(key, end, rev, (k) => {
+  s.index.visitAt(key, end, rev, (at) => {
     count++
-    if (limit <= 0 || kvs.length < limit) kvs.push(s.readRevision(k.modified))
+    if (limit <= 0 || kvs.length < limit) kvs.push(s.readRevision(at.modified))
   })
   return { kvs, rev: curRev, count }
 }

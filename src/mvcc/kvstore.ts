@@ -1,12 +1,12 @@
 // Mirrors etcd mvcc/kvstore.go: the revisioned store over a Backend, with an in-memory key index.
 import type { Backend } from '../backend/backend.js'
 import type { LeaseItems } from '../lease/lessor.js'
-import { bytesToLatin1 } from '../pkg/bytes.js'
+import { latin1ToBytes } from '../pkg/bytes.js'
 import { META } from '../backend/schema.js'
 import { invariant, verify } from '../pkg/verify.js'
 import { CompactedError, FutureRevError, RevisionNotFoundError } from './errors.js'
 import type { Change, CompactResult, KV, KeyValue, TxnObserver, TxnRead, TxnWrite } from './kv.js'
-import { decodeKeyValue } from './kv-codec.js'
+import { decodeIndexFields } from './kv-codec.js'
 import { bytesToRev, isRevKey, isTombstone, revToBytes, type Revision } from './revision.js'
 import { TreeIndex } from './tree-index.js'
 import { KeyIndex } from './key-index.js'
@@ -162,22 +162,25 @@ export class KvStore implements KV {
     let min = revToBytes({ main: 1, sub: 0 })
     const max = new Uint8Array(18).fill(0xff)
     let last = 1
-    // Each live key's lease, from its newest revision (etcd's restore keyToLease).
-    const keyToLease = new Map<string, { key: Uint8Array; lease: bigint }>()
+    // Built as a plain map and handed to the index at the end: one sort instead of an ordered insert per key.
+    const byKey = new Map<string, KeyIndex>()
+    // Each live key's lease, from its newest revision (etcd's restore keyToLease); keys without one are absent.
+    const keyToLease = new Map<string, bigint>()
+    let created: Revision = { main: 0, sub: 0 }
     for (;;) {
       const entries = await this.backend.scan('key', min, max, chunk)
       for (const { key, value } of entries) {
         invariant(isRevKey(key), 'restore: malformed revision key')
         const rev = bytesToRev(key)
-        const kv = decodeKeyValue(value)
+        const tomb = isTombstone(key)
+        const kv = decodeIndexFields(value)
         last = rev.main
-        if (this.leases !== undefined) {
-          if (isTombstone(key) || kv.lease === 0n) keyToLease.delete(bytesToLatin1(kv.key))
-          else keyToLease.set(bytesToLatin1(kv.key), { key: kv.key.slice(), lease: kv.lease })
-        }
-        const ki = this.index.keyIndex(kv.key)
+        if (tomb || kv.lease === 0n) {
+          if (keyToLease.size !== 0) keyToLease.delete(kv.key)
+        } else keyToLease.set(kv.key, kv.lease)
+        const ki = byKey.get(kv.key)
         if (ki !== undefined) {
-          if (isTombstone(key)) {
+          if (tomb) {
             try {
               ki.tombstone(rev.main, rev.sub)
             } catch (e) {
@@ -185,18 +188,23 @@ export class KvStore implements KV {
             }
           } else ki.put(rev.main, rev.sub)
         } else {
-          const nki = new KeyIndex(kv.key.slice())
+          const nki = new KeyIndex(kv.key)
           // A lone tombstone: compaction at its revision kept it (etcd-io/etcd#19188).
-          if (isTombstone(key)) nki.restoreTombstone(rev)
-          else nki.restore({ main: kv.createRevision, sub: 0 }, rev, kv.version)
-          this.index.insert(nki)
+          if (tomb) nki.restoreTombstone(rev)
+          else {
+            // Keys created by the same txn share one creating-revision object (revisions are immutable).
+            if (created.main !== kv.createRevision) created = kv.createRevision === rev.main && rev.sub === 0 ? rev : { main: kv.createRevision, sub: 0 }
+            nki.restore(created, rev, kv.version)
+          }
+          byKey.set(kv.key, nki)
         }
       }
       if (entries.length < chunk) break
       const lastRev = bytesToRev((entries[entries.length - 1] as { key: Uint8Array }).key)
       min = revToBytes({ main: lastRev.main, sub: lastRev.sub + 1 })
     }
-    for (const { key, lease } of keyToLease.values()) this.leases?.attach(lease, key)
+    this.index.load(byKey)
+    if (this.leases !== undefined) for (const [key, lease] of keyToLease) this.leases.attach(lease, latin1ToBytes(key))
     this.currentRev = Math.max(last, this.compactMainRev, 1)
     this.durable = this.currentRev
     if (scheduled <= this.compactMainRev) scheduled = 0

@@ -34,6 +34,9 @@ function writeU64(out: Uint8Array, off: number, n: number): void {
 function readU64(b: Uint8Array, off: number): number {
   const hi = ((b[off] as number) * 0x1000000) + (((b[off + 1] as number) << 16) | ((b[off + 2] as number) << 8) | (b[off + 3] as number))
   const lo = ((b[off + 4] as number) * 0x1000000) + (((b[off + 5] as number) << 16) | ((b[off + 6] as number) << 8) | (b[off + 7] as number))
+  // Below 2^31 return an int32 so V8 keeps it a small integer: a double stored in a Revision makes every
+  // Revision's fields boxed heap numbers (16 bytes each, in a key index of millions of revisions).
+  if (hi === 0 && lo <= 0x7fffffff) return lo | 0
   return hi * TWO32 + lo
 }
 

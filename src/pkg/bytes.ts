@@ -25,6 +25,18 @@ export function bytesToLatin1(b: Uint8Array): string {
   return Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('latin1')
 }
 
+/** The bytes of a latin1 string made by bytesToLatin1, as a fresh plain Uint8Array. */
+export function latin1ToBytes(s: string): Uint8Array {
+  const out = new Uint8Array(s.length)
+  for (let i = 0; i < s.length; i++) out[i] = s.charCodeAt(i)
+  return out
+}
+
+/** bytesToLatin1 of b[start, end), without copying the bytes first. */
+export function latin1Range(b: Uint8Array, start: number, end: number): string {
+  return (Buffer.isBuffer(b) ? b : Buffer.from(b.buffer, b.byteOffset, b.byteLength)).toString('latin1', start, end)
+}
+
 /**
  * The smallest key greater than every key with the given prefix, as etcd's clientv3.GetPrefixRangeEnd:
  * drop trailing 0xff bytes and increment the last byte; a prefix of only 0xff bytes (or empty) gives

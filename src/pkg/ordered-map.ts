@@ -5,6 +5,8 @@
  */
 
 const MAX_BLOCK = 512
+/** Keys per block after a bulk load: room for inserts before the first splits. */
+const LOAD_BLOCK = 384
 
 interface Block<V> {
   keys: string[]
@@ -12,7 +14,7 @@ interface Block<V> {
 }
 
 export class OrderedMap<V> {
-  private readonly map = new Map<string, V>()
+  private map = new Map<string, V>()
   private blocks: Block<V>[] = []
 
   get size(): number {
@@ -61,6 +63,22 @@ export class OrderedMap<V> {
     b.vals.splice(i, 1)
     if (b.keys.length === 0) this.blocks.splice(bi, 1)
     return true
+  }
+
+  /**
+   * Replace the contents with every entry of `entries` (taken over, not copied): one sort of the keys
+   * instead of an ordered insert per key, for building a large map at once.
+   */
+  load(entries: Map<string, V>): void {
+    this.map = entries
+    // The default sort compares UTF-16 code units, which for latin1 strings is byte order.
+    const keys = [...entries.keys()].sort()
+    const blocks: Block<V>[] = []
+    for (let i = 0; i < keys.length; i += LOAD_BLOCK) {
+      const bk = keys.slice(i, i + LOAD_BLOCK)
+      blocks.push({ keys: bk, vals: bk.map((k) => entries.get(k) as V) })
+    }
+    this.blocks = blocks
   }
 
   clear(): void {

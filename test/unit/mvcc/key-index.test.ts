@@ -8,7 +8,7 @@ const r = (main: number, sub = 0): Revision => ({ main, sub })
 
 /** put@2, put@4, tombstone@6, put@8, put@10, tombstone@12, put@14, put@14.1, tombstone@16 */
 function newTestKeyIndex(): KeyIndex {
-  const ki = new KeyIndex(Buffer.from('foo'))
+  const ki = new KeyIndex('foo')
   ki.put(2, 0)
   ki.put(4, 0)
   ki.tombstone(6, 0)
@@ -103,7 +103,7 @@ describe('KeyIndex.compact', () => {
   }
 
   it('a tombstone at the compact revision followed by a put in the same txn is not the state kept', () => {
-    const ki = new KeyIndex(Buffer.from('k'))
+    const ki = new KeyIndex('k')
     ki.put(2, 0)
     ki.tombstone(3, 0)
     ki.put(3, 1)
@@ -126,18 +126,18 @@ describe('KeyIndex.compact', () => {
 
 describe('KeyIndex.tombstone', () => {
   it('refuses a tombstone on a deleted key', () => {
-    const ki = new KeyIndex(Buffer.from('k'))
+    const ki = new KeyIndex('k')
     ki.put(5, 0)
     ki.tombstone(7, 0)
     assert.throws(() => ki.tombstone(9, 0), /revision not found/)
   })
   it('refuses revisions that do not grow', () => {
-    const ki = new KeyIndex(Buffer.from('k'))
+    const ki = new KeyIndex('k')
     ki.put(5, 1)
     assert.throws(() => ki.put(5, 0), /not after/)
   })
   it('restoreTombstone keeps a lone tombstone: the key reads as absent, and a later put starts a generation', () => {
-    const ki = new KeyIndex(Buffer.from('k'))
+    const ki = new KeyIndex('k')
     ki.restoreTombstone(r(9))
     assert.equal(ki.get(9), undefined)
     assert.equal(ki.isEmpty(), false)
@@ -148,7 +148,7 @@ describe('KeyIndex.tombstone', () => {
     assert.deepEqual(ki.generations.map((g) => g.revs), [[r(11)]])
   })
   it('restore starts a generation at the stored revision', () => {
-    const ki = new KeyIndex(Buffer.from('k'))
+    const ki = new KeyIndex('k')
     ki.restore(r(3), r(9, 2), 4)
     assert.deepEqual(ki.get(9), { modified: r(9, 2), created: r(3), version: 4 })
     ki.put(11, 0)

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import protobuf from 'protobufjs'
-import { decodeKeyValue, encodeKeyValue } from '../../../src/mvcc/kv-codec.js'
+import { decodeIndexFields, decodeKeyValue, encodeKeyValue } from '../../../src/mvcc/kv-codec.js'
 import { PROTO_DIR } from '../../../src/grpc/proto.js'
 import type { KeyValue } from '../../../src/mvcc/kv.js'
 
@@ -30,9 +30,15 @@ describe('KeyValue codec', () => {
       assert.deepEqual(Buffer.from(ours), Buffer.from(theirs))
       const back = decodeKeyValue(ours)
       assert.deepEqual({ ...back, key: Buffer.from(back.key), value: Buffer.from(back.value) }, { ...kv, key: Buffer.from(kv.key), value: Buffer.from(kv.value) })
+      // The restore path's partial decode agrees, from a plain Uint8Array and from a Buffer view at an offset.
+      const want = { key: Buffer.from(kv.key).toString('latin1'), createRevision: kv.createRevision, version: kv.version, lease: kv.lease }
+      assert.deepEqual(decodeIndexFields(ours), want)
+      const padded = Buffer.concat([Buffer.from([1, 2, 3]), Buffer.from(ours)]).subarray(3)
+      assert.deepEqual(decodeIndexFields(padded), want)
     })
   }
   it('rejects truncated input', () => {
     assert.throws(() => decodeKeyValue(Uint8Array.from([0x0a, 5, 1])), /truncated/)
+    assert.throws(() => decodeIndexFields(Uint8Array.from([0x0a, 5, 1])), /truncated/)
   })
 })

@@ -6,6 +6,8 @@ describe('revision', () => {
   const cases = [
     { main: 0, sub: 0, hex: '0000000000000000_0000000000000000' },
     { main: 1, sub: 0, hex: '0000000000000001_0000000000000000' },
+    { main: 0x7fff_ffff, sub: 0x8000_0000, hex: '000000007fffffff_0000000080000000' },
+    { main: 0xffff_ffff, sub: 1, hex: '00000000ffffffff_0000000000000001' },
     { main: 0x1_0000_0000, sub: 3, hex: '0000000100000000_0000000000000003' },
     { main: Number.MAX_SAFE_INTEGER, sub: 255, hex: '001fffffffffffff_00000000000000ff' },
   ]

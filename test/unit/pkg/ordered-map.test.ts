@@ -43,4 +43,39 @@ describe('OrderedMap', () => {
     })
     assert.deepEqual(seen, ['a', 'b'])
   })
+
+  it('load() takes over an unordered map in one sort; later inserts, deletes and scans stay ordered', () => {
+    const m = new OrderedMap<number>()
+    m.set('stale', 1)
+    const src = new Map<string, number>()
+    for (let i = 0; i < 5000; i++) src.set(String.fromCharCode((i * 7919) % 251, (i * 31) % 256, 0xff), i)
+    m.load(src)
+    assert.equal(m.size, src.size)
+    assert.equal(m.get('stale'), undefined, 'load replaces the contents')
+    const ref = new Map(src)
+    for (let i = 0; i < 3000; i++) {
+      const k = String.fromCharCode((i * 13) % 256, (i * 101) % 256)
+      if (i % 3 === 0) assert.equal(m.delete(k), ref.delete(k))
+      else {
+        m.set(k, -i)
+        ref.set(k, -i)
+      }
+    }
+    const sorted = [...ref.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    assert.deepEqual([...m.entries()], sorted)
+    const got: string[] = []
+    m.forEachRange('\x10', '\x20', (k) => {
+      got.push(k)
+    })
+    assert.deepEqual(got, sorted.map(([k]) => k).filter((k) => k >= '\x10' && k < '\x20'))
+  })
+
+  it('load() of an empty map leaves an empty, usable map', () => {
+    const m = new OrderedMap<number>()
+    m.load(new Map())
+    assert.equal(m.size, 0)
+    assert.deepEqual([...m.entries()], [])
+    m.set('a', 1)
+    assert.deepEqual([...m.entries()], [['a', 1]])
+  })
 })
