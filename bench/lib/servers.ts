@@ -6,6 +6,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { ETCDLITE_BIN, etcdliteReadyAddress, startReferenceEtcd } from '../../test/helpers/processes.js'
+import { NODE_FLAGS } from '../../src/etcdmain/node-flags.js'
 
 export type ServerName = 'etcd' | 'etcdlite'
 
@@ -72,10 +73,13 @@ export interface EtcdliteLaunch {
   readonly bin?: string
 }
 
-/** node's arguments for the etcdlite CLI on `dataDir`, its client listener on port 0 (the bench's servers). */
+/**
+ * node's arguments for the etcdlite CLI on `dataDir`, its client listener on port 0 (the bench's servers):
+ * the V8 flags the CLI's shebang and `npm start` use (NODE_FLAGS), then `launch.nodeArgs`.
+ */
 export function etcdliteArgs(launch: EtcdliteLaunch, dataDir: string): string[] {
   return [
-    ...launch.nodeArgs, launch.bin ?? ETCDLITE_BIN,
+    ...NODE_FLAGS, ...launch.nodeArgs, launch.bin ?? ETCDLITE_BIN,
     '--listen-client-urls', 'http://127.0.0.1:0', '--data-dir', dataDir, '--log-level', 'warn', ...launch.args,
   ]
 }
