@@ -31,6 +31,7 @@ import {
   STARTUP_VALUE_SIZE, STARTUP_WORKLOAD, type StartupMeasurement,
 } from './lib/startup-run.js'
 import { numberArg } from './lib/args.js'
+import { collectMachineInfo, commandLine, etcdVersionLine, writeReport, type ReportMeta } from './lib/report.js'
 
 const CLIENT_JS = fileURLToPath(new URL('./client.js', import.meta.url))
 
@@ -74,6 +75,9 @@ const USAGE = `usage: npm run bench -- [options]
   --etcdlite-node-args="..." node flags for the etcdlite process, e.g. --etcdlite-node-args="--cpu-prof --cpu-prof-dir=prof"
   --etcdlite-args="..."      extra etcdlite flags;  --etcd-args="..."  extra etcd flags (use the = form)
   --etcdlite-bin PATH  run this etcdlite CLI script instead of build/src/bin/etcdlite.js (e.g. another build)
+  --report-dir DIR     write DIR/RESULTS.md and DIR/results/*.svg from this run's JSON lines. A full run (no
+                       --workloads, both servers) writes bench/RESULTS.md by default; a partial run only with this flag
+  --no-report          do not write the report
   --help`
 
 interface RunArgs extends LoadParams {
@@ -97,6 +101,12 @@ interface RunArgs extends LoadParams {
   readonly unsafeNoFsync: boolean
   /** Measure the RPC, storage and push ceilings alongside the workloads (default); --skip-ceilings turns them off. */
   readonly ceilings: boolean
+  /**
+   * Write <reportDir>/RESULTS.md and <reportDir>/results/*.svg at the end: by default after a full run, or
+   * whenever --report-dir is given; --no-report turns it off.
+   */
+  readonly report: boolean
+  readonly reportDir: string
 }
 
 function splitArgs(s: string | undefined): string[] {
@@ -128,6 +138,8 @@ function parseRunArgs(argv: readonly string[]): RunArgs | undefined {
       'etcdlite-args': { type: 'string' },
       'etcd-args': { type: 'string' },
       'etcdlite-bin': { type: 'string' },
+      'no-report': { type: 'boolean', default: false },
+      'report-dir': { type: 'string' },
       help: { type: 'boolean', default: false },
     },
     strict: true,
@@ -177,6 +189,9 @@ function parseRunArgs(argv: readonly string[]): RunArgs | undefined {
     auth: values.auth,
     unsafeNoFsync: values['unsafe-no-fsync'],
     ceilings: !values['skip-ceilings'],
+    // A trial run of a few workloads must not overwrite the committed report of the last full run.
+    report: !values['no-report'] && (values['report-dir'] !== undefined || (values.workloads === undefined && servers.length === SERVER_ORDER.length)),
+    reportDir: values['report-dir'] ?? 'bench',
   }
 }
 
@@ -252,6 +267,7 @@ interface Summary {
   readonly p99Ms: number
   readonly serverCpuPct: number | null
   readonly serverCpuUsPerOp: number | null
+  readonly serverRssMiB: number | null
   readonly clientCpuPct: number
   readonly errors: number
 }
@@ -263,18 +279,25 @@ function summarize(ms: readonly Measurement[]): Summary {
     p99Ms: median(ms.map((m) => m.p99Ms)),
     serverCpuPct: present(ms.map((m) => m.serverCpuPct)),
     serverCpuUsPerOp: present(ms.map((m) => m.serverCpuUsPerOp)),
+    serverRssMiB: present(ms.map((m) => m.serverRssMiB)),
     clientCpuPct: median(ms.map((m) => m.clientCpuPct)),
     errors: ms.reduce((a, m) => a + m.errors, 0),
   }
 }
 
+/** Server CPU-seconds per 1,000 requests (the issue's unit; the JSON lines keep µs per request). */
+function cpuSecondsPer1k(s: Summary): number | null {
+  return s.serverCpuUsPerOp === null ? null : s.serverCpuUsPerOp / 1000
+}
+
 function printTable(args: RunArgs, rows: readonly { w: Workload; etcd: Summary; lite: Summary }[]): void {
-  const header = ['workload', 'etcd ops/s', 'lite ops/s', 'ops ratio', 'etcd p50', 'lite p50', 'etcd p99', 'lite p99', 'p99 ratio', 'etcd cpu%', 'lite cpu%', 'etcd µs/op', 'lite µs/op', 'client cpu% e/l']
+  const header = ['workload', 'etcd ops/s', 'lite ops/s', 'ops ratio', 'etcd p50', 'lite p50', 'etcd p99', 'lite p99', 'p99 ratio', 'etcd cpu%', 'lite cpu%', 'etcd cpu-s/1k', 'lite cpu-s/1k', 'etcd RSS', 'lite RSS', 'client cpu% e/l']
   const body = rows.map(({ w, etcd, lite }) => [
     w.name,
     fmt(etcd.opsPerSec, 0), fmt(lite.opsPerSec, 0), fmt(lite.opsPerSec / etcd.opsPerSec, 2),
     fmt(etcd.p50Ms, 2), fmt(lite.p50Ms, 2), fmt(etcd.p99Ms, 2), fmt(lite.p99Ms, 2), fmt(etcd.p99Ms / lite.p99Ms, 2),
-    fmt(etcd.serverCpuPct, 0), fmt(lite.serverCpuPct, 0), fmt(etcd.serverCpuUsPerOp, 0), fmt(lite.serverCpuUsPerOp, 0), `${fmt(etcd.clientCpuPct, 0)}/${fmt(lite.clientCpuPct, 0)}`,
+    fmt(etcd.serverCpuPct, 0), fmt(lite.serverCpuPct, 0), fmt(cpuSecondsPer1k(etcd), 3), fmt(cpuSecondsPer1k(lite), 3),
+    fmt(etcd.serverRssMiB, 0), fmt(lite.serverRssMiB, 0), `${fmt(etcd.clientCpuPct, 0)}/${fmt(lite.clientCpuPct, 0)}`,
   ])
   const out = process.stdout
   out.write('\n')
@@ -282,7 +305,8 @@ function printTable(args: RunArgs, rows: readonly { w: Workload; etcd: Summary; 
     `range ${args.serializable ? 'serializable' : 'linearizable'}${args.unsafeNoFsync ? '; both with --unsafe-no-fsync' : '; durable (fsync)'}${args.auth ? `; auth on, as a user with ${AUTH_DECOYS + 2} permissions` : ''}; medians over rounds; latencies in ms\n`)
   out.write('ops ratio = etcdlite/etcd ops/s; p99 ratio = etcd/etcdlite p99 (both: > 1 means etcdlite is better)\n')
   out.write('NxKconn = N concurrent requests over K gRPC connections; cpu% = server CPU in % of one core during the window;\n' +
-    'µs/op = server CPU time per request; client cpu% near 100 × cores means the load generator is the limit\n\n')
+    'cpu-s/1k = server CPU seconds per 1,000 requests (µs/op ÷ 1000); RSS = server resident memory in MiB at the end of the window;\n' +
+    'client cpu% near 100 × cores means the load generator is the limit\n\n')
   printRows(header, body)
   const errs = rows.filter((r) => r.etcd.errors + r.lite.errors > 0)
   if (errs.length > 0) out.write(`\nWARNING: request errors in ${errs.map((r) => r.w.name).join(', ')} (see JSON lines)\n`)
@@ -458,6 +482,15 @@ function printWatchTables(args: RunArgs, sums: readonly WatchSummary[]): void {
   if (errs.length > 0) out.write(`\nWARNING: watch errors (canceled watchers, failed streams or puts) in ${errs.map((s) => s.w.name).join(', ')} (see JSON lines)\n`)
 }
 
+/** Every JSON object the run prints on stdout, in order: the report is built from exactly these. */
+const jsonLines: object[] = []
+
+/** Print one JSON line on stdout and keep it for the report. */
+function emit(line: object): void {
+  jsonLines.push(line)
+  process.stdout.write(`${JSON.stringify(line)}\n`)
+}
+
 async function main(): Promise<number> {
   const args = parseRunArgs(process.argv.slice(2))
   if (args === undefined) {
@@ -467,6 +500,16 @@ async function main(): Promise<number> {
   const log = (msg: string): void => {
     process.stderr.write(`bench: ${msg}\n`)
   }
+  // The run's metadata, first on stdout, so `node build/bench/report.js saved.jsonl` can rebuild the same report.
+  const meta: ReportMeta = {
+    command: commandLine(process.argv.slice(2), process.env['npm_lifecycle_event'] === 'bench' ? 'npm run bench --' : 'node build/bench/run.js'),
+    etcdVersion: args.servers.includes('etcd') ? etcdVersionLine() : null,
+    unsafeNoFsync: args.unsafeNoFsync,
+    date: new Date().toISOString(),
+    machine: collectMachineInfo(),
+    nodeVersion: process.version,
+  }
+  emit({ type: 'meta', ...meta })
 
   const results: Measurement[] = []
   const watchResults: WatchMeasurement[] = []
@@ -504,13 +547,13 @@ async function main(): Promise<number> {
                 serverCpuPct, serverCpuUsPerOp, serverRssMiB: rss === undefined ? null : Number(rss.toFixed(1)),
               }
               results.push(m)
-              process.stdout.write(`${JSON.stringify({ type: 'result', ...m })}\n`)
+              emit({ type: 'result', ...m })
             }
             if (rpcCeiling !== undefined && RPC_CEILING_OPS.has(w.op)) {
               log(`round ${round + 1}/${args.rounds} ${w.name} on the rpc ceiling`)
               const c: RpcCeilingMeasurement = { ...(await runRpcCeiling(rpcCeiling, w, args)), round: round + 1, workload: w.name }
               rpcCeilings.push(c)
-              process.stdout.write(`${JSON.stringify({ type: 'ceiling', kind: 'rpc', ...c })}\n`)
+              emit({ type: 'ceiling', kind: 'rpc', ...c })
             }
           }
           if (args.ceilings) {
@@ -521,7 +564,7 @@ async function main(): Promise<number> {
             })
             for (const r of rows) {
               storageCeilings.push({ ...r, round: round + 1 })
-              process.stdout.write(`${JSON.stringify({ type: 'ceiling', kind: 'storage', round: round + 1, ...r })}\n`)
+              emit({ type: 'ceiling', kind: 'storage', round: round + 1, ...r })
             }
           }
         }
@@ -541,7 +584,7 @@ async function main(): Promise<number> {
             const figures = await runWatchWorkload(server, w, { ...args, tmpDir: tmp }, `${w.name}-${name}-r${round + 1}`)
             const m: WatchMeasurement = { ...figures, round: round + 1, workload: w.name, server: name }
             watchResults.push(m)
-            process.stdout.write(`${JSON.stringify({ type: 'result', ...m })}\n`)
+            emit({ type: 'result', ...m })
           } finally {
             await stopServer(server)
           }
@@ -557,7 +600,7 @@ async function main(): Promise<number> {
             workload: w.name,
           }
           pushCeilings.push(c)
-          process.stdout.write(`${JSON.stringify({ type: 'ceiling', kind: 'push', ...c })}\n`)
+          emit({ type: 'ceiling', kind: 'push', ...c })
         }
       }
     }
@@ -571,7 +614,7 @@ async function main(): Promise<number> {
             const figures = await runLeaseWorkload(server, w, args, `${w.name}-${name}-r${round + 1}`)
             const m: LeaseMeasurement = { ...figures, round: round + 1, workload: w.name, server: name }
             leaseResults.push(m)
-            process.stdout.write(`${JSON.stringify({ type: 'result', ...m })}\n`)
+            emit({ type: 'result', ...m })
           } finally {
             await stopServer(server)
           }
@@ -594,7 +637,7 @@ async function main(): Promise<number> {
           })
           const m: StartupMeasurement = { ...figures, round: round + 1, workload: STARTUP_WORKLOAD.name, server: name }
           startupResults.push(m)
-          process.stdout.write(`${JSON.stringify({ type: 'result', ...m })}\n`)
+          emit({ type: 'result', ...m })
         }
       }
     }
@@ -607,33 +650,33 @@ async function main(): Promise<number> {
     return { w, etcd: pick('etcd'), lite: pick('etcdlite') }
   })
   for (const { w, etcd, lite } of rows) {
-    process.stdout.write(`${JSON.stringify({
+    emit({
       type: 'summary', workload: w.name, op: w.op, clients: w.clients, channels: w.channels, rounds: args.rounds, seconds: args.seconds,
       keySize: args.keySize, valueSize: args.valueSize, etcd, etcdlite: lite,
       opsRatio: ratio(lite.opsPerSec, etcd.opsPerSec), p99Ratio: ratio(etcd.p99Ms, lite.p99Ms),
-    })}\n`)
+    })
   }
   const watchSums = args.watchWorkloads.map((w) => summarizeWatch(w, watchResults))
   for (const s of watchSums) {
-    process.stdout.write(`${JSON.stringify({
+    emit({
       type: 'summary', workload: s.w.name, ...s.w, rounds: args.rounds, seconds: args.seconds, keySize: args.keySize, valueSize: args.valueSize,
       watchProcs: args.watchProcs, watchPrefix: args.watchPrefix, etcd: s.etcd, etcdlite: s.lite, ...watchRatios(s),
-    })}\n`)
+    })
   }
   const leaseSums = args.leaseWorkloads.map((w) => summarizeLease(w, args, leaseResults))
   for (const s of leaseSums) {
-    process.stdout.write(`${JSON.stringify({
+    emit({
       type: 'summary', workload: s.w.name, ...s.w, rounds: args.rounds, seconds: args.seconds, etcd: s.etcd, etcdlite: s.lite,
       ratioConvention: 'throughput etcdlite/etcd, times and CPU per op etcd/etcdlite: > 1 means etcdlite is better', ...leaseRatios(s),
-    })}\n`)
+    })
   }
   const startupSum = args.startup ? summarizeStartup(startupResults) : undefined
   if (startupSum !== undefined) {
-    process.stdout.write(`${JSON.stringify({
+    emit({
       type: 'summary', workload: STARTUP_WORKLOAD.name, keys: args.startupKeys, rounds: args.rounds, keySize: args.keySize, valueSize: STARTUP_VALUE_SIZE,
       etcd: startupSum.etcd, etcdlite: startupSum.lite,
       ratioConvention: 'throughput etcdlite/etcd, times and bytes per key etcd/etcdlite: > 1 means etcdlite is better', ...startupRatios(startupSum),
-    })}\n`)
+    })
   }
   const served = (pairs: readonly [string, number | null, number | null][]): Map<string, { etcd: number | null; lite: number | null }> =>
     new Map(pairs.map(([name, etcd, lite]) => [name, { etcd, lite }]))
@@ -641,12 +684,15 @@ async function main(): Promise<number> {
     ...rpcCeilingLines(rpcCeilings, served(rows.map(({ w, etcd, lite }) => [w.name, etcd.opsPerSec, lite.opsPerSec]))),
     ...pushCeilingLines(pushCeilings, served(watchSums.flatMap((s) => (s.kind === 'fanout' ? [[s.w.name, s.etcd.eventsPerSec, s.lite.eventsPerSec] as [string, number, number]] : [])))),
   ]
-  for (const l of ceilingLines) process.stdout.write(`${JSON.stringify({ type: 'summary', ceilingOf: l.workload, ...l })}\n`)
+  for (const l of ceilingLines) emit({ type: 'summary', ceilingOf: l.workload, ...l })
   if (rows.length > 0) printTable(args, rows)
   if (watchSums.length > 0) printWatchTables(args, watchSums)
   if (leaseSums.length > 0) printLeaseTables(args, leaseSums)
   printCeilingTables(ceilingLines, storageCeilings)
   if (startupSum !== undefined) printStartupTable({ rounds: args.rounds, keySize: args.keySize, valueSize: STARTUP_VALUE_SIZE, unsafeNoFsync: args.unsafeNoFsync }, startupSum)
+  if (args.report) {
+    for (const p of writeReport(jsonLines, meta, args.reportDir)) log(`report: wrote ${p}`)
+  }
   return 0
 }
 

@@ -1,0 +1,198 @@
+import { describe, it } from 'node:test'
+import assert from 'node:assert/strict'
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import {
+  buildReport, commandLine, computeTargets, fmtNum, parseJsonLines, parseMeta, writeReport, type ReportMeta, type Verdict,
+} from '../../../bench/lib/report.js'
+import { escapeXml, formatValue, renderBarChart } from '../../../bench/lib/svg-chart.js'
+
+const META: ReportMeta = {
+  command: 'node build/bench/run.js --seconds 1 --workloads put-16conn',
+  etcdVersion: 'etcd Version: 3.4.23',
+  unsafeNoFsync: false,
+  date: '2025-01-02T03:04:05.000Z',
+  machine: { cpuModel: 'Test CPU @ 1 GHz', cores: 2, ramGiB: 3.8, kernel: 'Linux 6.1.0-test', arch: 'x64' },
+  nodeVersion: 'v20.0.0',
+  etcdliteVersion: '0.1.0',
+}
+
+const kvSide = (ops: number | null, p99: number | null): object => ({
+  opsPerSec: ops, p50Ms: p99 === null ? null : p99 / 2, p99Ms: p99, serverCpuPct: 90, serverCpuUsPerOp: ops === null ? null : 150, clientCpuPct: 80, errors: 0,
+})
+const WEIRD = 'odd<&>"\'|name'
+
+/** A subset run: two KV workloads (one with etcdlite missing), ceilings, two watch, one lease, start-up with 1,000 keys. */
+const LINES: readonly object[] = [
+  { type: 'meta', command: 'ignored by writeReport' },
+  {},
+  { type: 'summary' },
+  { type: 'result', round: 1, workload: 'put-16conn', server: 'etcd', op: 'put', opsPerSec: 1000, serverRssMiB: 40 },
+  { type: 'result', round: 1, workload: 'put-16conn', server: 'etcdlite', op: 'put', opsPerSec: 1600, serverRssMiB: 70.25 },
+  { type: 'ceiling', kind: 'rpc', round: 1, workload: 'put-16conn', opsPerSec: 1800, p99Ms: 3 },
+  { type: 'ceiling', kind: 'storage', round: 1, batchSize: 1, sync: true, putsPerSec: 500, batchesPerSec: 500, p50Ms: 1.9, p99Ms: 4 },
+  { type: 'ceiling', kind: 'storage', round: 1, batchSize: 16, sync: false, putsPerSec: 90000, batchesPerSec: 5625, p50Ms: 0.1, p99Ms: 0.3 },
+  { type: 'summary', workload: 'put-16conn', op: 'put', clients: 16, channels: 16, rounds: 1, seconds: 1, keySize: 16, valueSize: 64,
+    etcd: kvSide(1000, 20), etcdlite: kvSide(1600, 10), opsRatio: 1.6, p99Ratio: 2 },
+  { type: 'summary', workload: 'range-16conn', op: 'range', clients: 16, channels: 16, rounds: 1, seconds: 1, keySize: 16, valueSize: 64,
+    etcd: kvSide(3000, 8), etcdlite: kvSide(null, null), opsRatio: null, p99Ratio: null },
+  { type: 'summary', workload: WEIRD, op: 'put', etcd: kvSide(10, 1), etcdlite: 'not an object', opsRatio: 'x' },
+  { type: 'summary', workload: 'watch-fanout-100', kind: 'fanout', name: 'watch-fanout-100', watchers: 100, streams: 10, rate: null,
+    etcd: { eventsPerSec: 10000, p99Ms: 50, undeliveredPct: 0 }, etcdlite: { eventsPerSec: 20000, p99Ms: null, undeliveredPct: 3.5 }, eventsRatio: 2, p99Ratio: null },
+  { type: 'summary', workload: 'watch-mem-100k', kind: 'mem', name: 'watch-mem-100k', etcd: { bytesPerWatcher: 2100, rssBeforeMiB: 30, rssAfterMiB: 230 },
+    etcdlite: { bytesPerWatcher: 812, rssBeforeMiB: 60, rssAfterMiB: null }, memRatio: 2.586 },
+  { type: 'summary', workload: 'lease-churn-16', kind: 'churn', name: 'lease-churn-16', etcd: { cyclesPerSec: 900, p99Ms: 40, serverUsPerCycle: 700 },
+    etcdlite: { cyclesPerSec: 1200, p99Ms: 30, serverUsPerCycle: 400 }, cyclesRatio: 1.333 },
+  { type: 'summary', workload: 'startup-1m', keys: 1000, etcd: { startupSeconds: 1.2, readyEmptySeconds: 0.5, rssPerKeyBytes: 300 },
+    etcdlite: { startupSeconds: 0.8, readyEmptySeconds: 0.3, rssPerKeyBytes: null }, startupRatio: 1.5 },
+  { type: 'summary', ceilingOf: 'put-16conn', kind: 'rpc', workload: 'put-16conn', ceiling: 1800, etcd: 1000, lite: 1600 },
+]
+
+/** Balanced tags, quoted attributes, one <svg> root, every `&` an entity: enough to catch broken output. */
+function assertWellFormedSvg(svg: string): void {
+  assert.ok(svg.startsWith('<svg xmlns="http://www.w3.org/2000/svg"'), 'starts with the svg root')
+  assert.equal(/&(?!(?:amp|lt|gt|quot|#39);)/.exec(svg), null, 'every & is an entity')
+  const stack: string[] = []
+  let roots = 0
+  for (const tok of svg.match(/<[^>]*>|[^<]+/g) ?? []) {
+    if (!tok.startsWith('<')) {
+      assert.ok(!tok.includes('>'), `raw > in text: ${tok}`)
+      if (stack.length === 0) assert.equal(tok.trim(), '', 'no text outside the root')
+      continue
+    }
+    const m = /^<(\/?)([a-zA-Z][\w:-]*)((?:\s+[\w:-]+="[^"<>]*")*)\s*(\/?)>$/.exec(tok)
+    assert.ok(m !== null, `malformed tag: ${tok}`)
+    const [, close, name = '', , self] = m
+    if (close === '/') assert.equal(stack.pop(), name, `unbalanced </${name}>`)
+    else if (self !== '/') {
+      if (stack.length === 0) roots++
+      stack.push(name)
+    }
+  }
+  assert.deepEqual(stack, [], 'every tag closed')
+  assert.equal(roots, 1, 'one root element')
+}
+
+/** The markdown table row whose first cell starts with `first`. */
+function row(md: string, first: string): string[] {
+  const line = md.split('\n').find((l) => l.startsWith(`| ${first}`))
+  assert.ok(line !== undefined, `no row starting with ${first}`)
+  return line.split(/(?<!\\)\|/).slice(1, -1).map((c) => c.trim())
+}
+
+describe('bench report', () => {
+  it('computes the issue 6 targets from the lines', () => {
+    const want: readonly { readonly prefix: string; readonly met: Verdict }[] = [
+      { prefix: 'put-16conn: etcdlite ops/s', met: 'yes' },
+      { prefix: 'put-16conn: etcdlite ≥ 85 %', met: 'yes' }, // 1600 of 1800 = 89 %
+      { prefix: 'range-16conn', met: '-' }, // etcdlite missing
+      { prefix: 'watch-fanout-100:', met: 'no' }, // 2× events, but etcdlite's p99 was lost
+      { prefix: 'watch-fanout-10k', met: '-' }, // not in this run
+      { prefix: 'watch-mem-100k', met: 'yes' },
+      { prefix: 'startup-1m', met: 'yes' },
+    ]
+    const targets = computeTargets(LINES)
+    assert.equal(targets.length, want.length)
+    for (const [i, w] of want.entries()) {
+      assert.ok(targets[i]?.target.startsWith(w.prefix), `${targets[i]?.target} starts with ${w.prefix}`)
+      assert.equal(targets[i]?.met, w.met, w.prefix)
+    }
+    assert.match(targets[6]?.note ?? '', /1,000 keys/)
+    assert.match(targets[3]?.measured ?? '', /etcdlite p99 lost/)
+  })
+
+  it('writes the header, the checklist and one table per group present', () => {
+    const { markdown: md } = buildReport(LINES, META)
+    for (const s of ['Test CPU @ 1 GHz, 2 cores, 3.8 GiB RAM, Linux 6.1.0-test (x64)', 'etcd Version: 3.4.23', '`node build/bench/run.js --seconds 1 --workloads put-16conn`',
+      '| durability | durable', '2025-01-02T03:04:05.000Z', '4 of 5 measured targets met (2 not measured in this run)']) {
+      assert.ok(md.includes(s), `markdown has ${s}`)
+    }
+    assert.deepEqual(row(md, 'put-16conn: etcdlite ops/s').slice(1, 3), ['1.60×', '✅ yes'])
+    assert.deepEqual(row(md, 'watch-fanout-100:').slice(2, 3), ['❌ no'])
+    // KV: ops, ratio, CPU s/1k ops = µs/op / 1000, RSS from the result lines, ceiling and shares.
+    const put = row(md, 'put-16conn |')
+    assert.deepEqual(put.slice(9), ['0.150', '0.150', '40.0', '70.3', '1,800', '56 %', '89 %'])
+    const range = row(md, 'range-16conn |')
+    assert.deepEqual([range[1], range[2], range[3], range[7]], ['3,000', '-', '-', '-'])
+    assert.ok(md.includes('odd<&>"\'\\|name'), 'a pipe in a cell is escaped')
+    assert.deepEqual(row(md, 'watch-fanout-100 |').slice(1, 8), ['10,000', '20,000', '2.00×', '50.00', 'lost', '-', '0.0 / 3.5'])
+    assert.deepEqual(row(md, 'watch-mem-100k |').slice(1, 6), ['2,100', '812', '2.59×', '30.0 → 230.0', '60.0 → -'])
+    assert.deepEqual(row(md, 'startup-1m |').slice(1, 5), ['1,000', '1.20', '0.80', '1.50×'])
+    assert.deepEqual(row(md, '16 |'), ['16', 'no', '90,000', '5,625', '0.10', '0.30'])
+    for (const h of ['## KV', '## Watch', '### Fan-out', '### Memory per watcher', '## Lease', '### Churn', '## Start-up', '## Storage ceiling']) assert.ok(md.includes(h), h)
+    for (const h of ['### Catch-up', '### Expiry']) assert.ok(!md.includes(h), `no ${h} in a subset run`)
+    assert.doesNotMatch(md, /NaN|undefined|null|Infinity/)
+  })
+
+  it('draws well-formed charts, linked relatively, only for the groups present', () => {
+    const { markdown, charts } = buildReport(LINES, META)
+    assert.deepEqual([...charts.keys()].sort(), ['kv-ops.svg', 'kv-p99.svg', 'lease-churn.svg', 'startup.svg', 'watch-events.svg', 'watch-p99.svg'])
+    for (const [name, svg] of charts) {
+      assertWellFormedSvg(svg)
+      assert.ok(markdown.includes(`](results/${name})`), `${name} linked`)
+    }
+    const ops = charts.get('kv-ops.svg') ?? ''
+    assert.ok(ops.includes('odd&lt;&amp;&gt;&quot;&#39;|name'), 'labels escaped')
+    assert.ok(ops.includes('>ceiling</text>'), 'ceiling series in the legend')
+    assert.ok((charts.get('watch-p99.svg') ?? '').includes('etcdlite: lost'), 'a lost p99 is labelled')
+  })
+
+  it('is deterministic and removes its own stale charts only', () => {
+    assert.equal(buildReport(LINES, META).markdown, buildReport([...LINES], META).markdown)
+    const dir = mkdtempSync(join(tmpdir(), 'etcdlite-report-'))
+    try {
+      writeReport(LINES, META, dir)
+      const first = readFileSync(join(dir, 'results', 'kv-ops.svg'))
+      writeFileSync(join(dir, 'results', 'keep-me.txt'), 'x')
+      const paths = writeReport(LINES, META, dir)
+      assert.ok(paths.includes(join(dir, 'RESULTS.md')))
+      assert.ok(first.equals(readFileSync(join(dir, 'results', 'kv-ops.svg'))), 'same bytes')
+      writeReport(LINES.filter((l) => !('kind' in l && l.kind === 'churn')), META, dir)
+      assert.ok(!existsSync(join(dir, 'results', 'lease-churn.svg')), 'stale chart removed')
+      assert.ok(existsSync(join(dir, 'results', 'keep-me.txt')), 'other files kept')
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+
+  it('survives an empty run', () => {
+    const { markdown, charts } = buildReport([], { command: 'x', etcdVersion: null, unsafeNoFsync: null })
+    assert.equal(charts.size, 0)
+    assert.ok(markdown.includes('0 of 0 measured targets met (7 not measured in this run)'))
+    assert.match(markdown, /\| etcd \| - \|/)
+  })
+
+  it('draws an empty chart, a log axis and non-positive values without breaking', () => {
+    const cases = [
+      { groups: [], scale: 'auto' as const, has: 'no data' },
+      { groups: [{ label: 'a', values: [1, 1000, 100_000] }], scale: 'auto' as const, has: 'log scale' },
+      { groups: [{ label: 'a', values: [0, -5, null] }], scale: 'log' as const, has: 'x: -' },
+      { groups: [{ label: 'a', values: [3, 4] }], scale: 'auto' as const, has: '>0</text>' },
+    ]
+    for (const c of cases) {
+      const svg = renderBarChart({ title: 't', unit: 'u', scale: c.scale, series: [{ name: 'x', color: '#000' }, { name: 'y', color: '#111' }, { name: 'x', color: '#222' }], groups: c.groups })
+      assertWellFormedSvg(svg)
+      assert.ok(svg.includes(c.has), `${c.has} in ${svg}`)
+    }
+  })
+
+  it('formats numbers without the locale', () => {
+    const cases: readonly [number, string][] = [[0, '0'], [1234, '1234'], [12_345, '12.3k'], [999.6, '1000'], [0.01234, '0.0123'], [2_500_000, '2.5M'], [100, '100']]
+    for (const [x, want] of cases) assert.equal(formatValue(x), want, String(x))
+    assert.equal(fmtNum(1234567.891, 2), '1,234,567.89')
+    assert.equal(fmtNum(-1234, 0), '-1,234')
+    assert.equal(fmtNum(null, 1), '-')
+    assert.equal(escapeXml('<a & "b">\''), '&lt;a &amp; &quot;b&quot;&gt;&#39;')
+  })
+
+  it('reads saved stdout and run metadata', () => {
+    const text = ['table header  x', '{"type":"summary","workload":"w","op":"put"}', '{broken', '[1,2]', '  {"type":"meta","command":"c","unsafeNoFsync":true}'].join('\n')
+    const objs = parseJsonLines(text)
+    assert.equal(objs.length, 2)
+    assert.deepEqual(parseMeta(objs[1]), { command: 'c', etcdVersion: null, unsafeNoFsync: true })
+    assert.equal(parseMeta({ nope: 1 }), undefined)
+    assert.equal(commandLine([], 'npm run bench --'), 'npm run bench')
+    assert.equal(commandLine(['--workloads', 'a,b', '--etcd-args=--x y', "it's"]), "node build/bench/run.js --workloads a,b '--etcd-args=--x y' 'it'\\''s'")
+  })
+})
