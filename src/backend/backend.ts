@@ -16,6 +16,8 @@ export interface Entry {
 export interface Backend {
   /** Whether commits are synced to disk (false with --unsafe-no-fsync, and for memory). */
   readonly syncWrites: boolean
+  /** Whether the data outlives the process (a database on disk), so a later open can read what close() leaves. */
+  readonly persistent: boolean
   /** Synchronous point read; sees writes not yet committed. */
   get(bucket: Bucket, key: Uint8Array): Uint8Array | undefined
   /** Buffer a put; durable after the next commit resolves. */

@@ -15,10 +15,16 @@ export type LeaseLookup = (id: bigint) => boolean
 /** Inner responses carry only a revision, as etcd fills the full header on the outer response alone. */
 const innerHeader = (revision: number): ResponseHeader => ({ clusterId: 0n, memberId: 0n, revision, raftTerm: 0 })
 
+/**
+ * Makes a response's header from its revision: {@link innerHeader} for the ops of a txn (the default), the
+ * server's full header for a request of its own, so the response is built once with it.
+ */
+export type HeaderOf = (revision: number) => ResponseHeader
+
 const EMPTY: Uint8Array = new Uint8Array(0)
 
 /** Range with etcd's apply-layer semantics: filters and sort fetch everything, limit+1 for `more`. */
-export function applyRange(view: ReadView, r: RangeRequest): RangeResponse {
+export function applyRange(view: ReadView, r: RangeRequest, headerOf: HeaderOf = innerHeader): RangeResponse {
   const sortOrderIn = r.sortOrder ?? 'NONE'
   const sortTarget = r.sortTarget ?? 'KEY'
   const minMod = r.minModRevision ?? 0
@@ -51,7 +57,7 @@ export function applyRange(view: ReadView, r: RangeRequest): RangeResponse {
     more = true
   }
   if (r.keysOnly === true) kvs = kvs.map((kv) => ({ ...kv, value: EMPTY }))
-  return { header: innerHeader(rr.rev), kvs, more, count: rr.count }
+  return { header: headerOf(rr.rev), kvs, more, count: rr.count }
 }
 
 function sorter(target: RangeRequest['sortTarget'] & string): (a: KeyValue, b: KeyValue) => number {
@@ -65,7 +71,7 @@ function sorter(target: RangeRequest['sortTarget'] & string): (a: KeyValue, b: K
 }
 
 /** Put inside a write txn; pre-checks (lease, ignore_* on a missing key) were done by the caller. */
-export function applyPut(tw: TxnWrite, p: PutRequest): PutResponse {
+export function applyPut(tw: TxnWrite, p: PutRequest, headerOf: HeaderOf = innerHeader): PutResponse {
   let value = p.value ?? EMPTY
   let lease = p.lease ?? 0n
   let prev: KeyValue | undefined
@@ -77,16 +83,15 @@ export function applyPut(tw: TxnWrite, p: PutRequest): PutResponse {
     if (p.ignoreValue === true) value = prev.value
     if (p.ignoreLease === true) lease = prev.lease
   }
-  const rev = tw.put(p.key, value, lease)
-  const resp: PutResponse = { header: innerHeader(rev) }
-  return p.prevKv === true && prev !== undefined ? { ...resp, prevKv: prev } : resp
+  const header = headerOf(tw.put(p.key, value, lease))
+  return p.prevKv === true && prev !== undefined ? { header, prevKv: prev } : { header }
 }
 
-export function applyDeleteRange(tw: TxnWrite, dr: DeleteRangeRequest): DeleteRangeResponse {
+export function applyDeleteRange(tw: TxnWrite, dr: DeleteRangeRequest, headerOf: HeaderOf = innerHeader): DeleteRangeResponse {
   const end = toRangeEnd(dr.rangeEnd)
   const prevKvs = dr.prevKv === true ? tw.range(dr.key, end).kvs : []
   const { deleted, rev } = tw.deleteRange(dr.key, end)
-  return { header: innerHeader(rev), deleted, prevKvs }
+  return { header: headerOf(rev), deleted, prevKvs }
 }
 
 /**

@@ -14,7 +14,8 @@ import type { KV, TxnWrite } from '../mvcc/kv.js'
 import { WatchableStore } from '../mvcc/watchable-store.js'
 import { ServerWatchStream, type WatchResponseSink, type WatchServerContext } from './watch.js'
 import {
-  applyDeleteRange, applyPut, applyRange, applyTxnOps, checkTxnPath, compareToPath, isTxnReadonly, type LeaseLookup,
+  applyDeleteRange, applyPut, applyRange, applyTxnOps, checkTxnPath, compareToPath, isTxnReadonly, type HeaderOf,
+  type LeaseLookup,
 } from './apply.js'
 
 import { AutoCompactor, type CompactionRetention } from './auto-compactor.js'
@@ -206,6 +207,9 @@ export class EtcdServer implements WatchServerContext {
     return server
   }
 
+  /** {@link EtcdServer.header}, bound, for the apply functions. */
+  private readonly headerOf: HeaderOf = (revision) => this.header(revision)
+
   /** The header etcd puts on every response. */
   header(revision: number): ResponseHeader {
     // One object per revision, shared by every response at it (watch fan-out encodes it once).
@@ -225,13 +229,17 @@ export class EtcdServer implements WatchServerContext {
     this.checkOpen()
     checkRangeRequest(r)
     checkRangeAuth(this.authStore, this.authInfo(creds), r)
-    const view = this.kv.read()
-    const resp = applyRange(view, r)
-    return { ...resp, header: this.header(view.rev()) }
+    return applyRange(this.kv.read(), r, this.headerOf)
   }
 
+  /**
+   * Put. Checks, applies and ends its write txn synchronously, then resolves once the revision is durable
+   * (rejects with the check's error otherwise; never throws).
+   */
   put(r: PutRequest, creds?: CallCredentials): Promise<PutResponse> {
-    return this.track(async () => {
+    let resp: PutResponse
+    try {
+      this.checkOpen()
       checkPutRequest(r)
       const ai = this.authInfo(creds)
       this.checkSize(putSize(r))
@@ -239,18 +247,26 @@ export class EtcdServer implements WatchServerContext {
       checkPutAuth(this.authStore, this.lessor, ai, r)
       const lease = r.lease ?? 0n
       if (lease !== 0n && !this.lessor.exists(lease)) throw new EtcdError('LEASE_NOT_FOUND')
-      return this.write((tw) => applyPut(tw, r))
-    })
+      resp = this.applyWrite(applyPut, r)
+    } catch (err) {
+      return Promise.reject(err instanceof Error ? err : new Error(String(err)))
+    }
+    return this.durable(resp)
   }
 
   deleteRange(r: DeleteRangeRequest, creds?: CallCredentials): Promise<DeleteRangeResponse> {
-    return this.track(async () => {
+    let resp: DeleteRangeResponse
+    try {
+      this.checkOpen()
       checkDeleteRequest(r)
       const ai = this.authInfo(creds)
       this.checkSize(deleteRangeSize(r))
       checkDeleteRangeAuth(this.authStore, ai, r)
-      return this.write((tw) => applyDeleteRange(tw, r))
-    })
+      resp = this.applyWrite(applyDeleteRange, r)
+    } catch (err) {
+      return Promise.reject(err instanceof Error ? err : new Error(String(err)))
+    }
+    return this.durable(resp)
   }
 
   txn(r: TxnRequest, creds?: CallCredentials): Promise<TxnResponse> {
@@ -466,19 +482,36 @@ export class EtcdServer implements WatchServerContext {
   }
 
   /**
-   * Run one write txn (synchronous from begin to end), then wait until what it wrote, or read, is durable.
-   * Even a txn that changed nothing answers from the newest state, so it waits too.
+   * Run one write txn, synchronous from begin to end, and give its response the outer header. Even a txn
+   * that changed nothing answers from the newest state, so its caller waits for durability too.
    */
-  private async write<R extends { readonly header: ResponseHeader }>(apply: (tw: TxnWrite) => R): Promise<R> {
+  private applyWrite<Q, R>(apply: (tw: TxnWrite, r: Q, headerOf: HeaderOf) => R, r: Q): R {
     const tw = this.kv.write()
-    let resp: R
     try {
-      resp = apply(tw)
+      return apply(tw, r, this.headerOf)
     } finally {
       tw.end()
     }
-    await this.kv.sync(resp.header.revision)
-    return { ...resp, header: this.header(resp.header.revision) }
+  }
+
+  /**
+   * Resolve with `resp` once its revision is durable: one promise on the commit, counted as in flight
+   * (close() waits for it) without an async wrapper per call.
+   */
+  private durable<R extends { readonly header: ResponseHeader }>(resp: R): Promise<R> {
+    const rev = resp.header.revision
+    if (this.kv.durableRev() >= rev) return Promise.resolve(resp)
+    this.inflight++
+    return this.kv.sync(rev).then(
+      () => {
+        this.untrack()
+        return resp
+      },
+      (err: unknown) => {
+        this.untrack()
+        throw err
+      },
+    )
   }
 
   private checkOpen(): void {
@@ -496,8 +529,12 @@ export class EtcdServer implements WatchServerContext {
     try {
       return await fn()
     } finally {
-      this.inflight--
-      if (this.inflight === 0 && this.drained !== undefined) this.drained()
+      this.untrack()
     }
+  }
+
+  private untrack(): void {
+    this.inflight--
+    if (this.inflight === 0 && this.drained !== undefined) this.drained()
   }
 }

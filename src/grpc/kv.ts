@@ -13,7 +13,7 @@ import {
 import { decodePutRequest, decodeRangeRequest, encodePutResponse, encodeRangeResponse } from './kv-codec.js'
 import type { ErrorReporter } from './status.js'
 import { reply } from './unary.js'
-import { credentialsOf } from './interceptor.js'
+import { credentialsOf, tokenCredentialsOf } from './interceptor.js'
 
 /** The KV service definition with the hand-written codec on Range and Put. */
 export function kvServiceDefinition(base: ServiceDefinition): ServiceDefinition {
@@ -27,22 +27,34 @@ export function kvServiceDefinition(base: ServiceDefinition): ServiceDefinition 
   }
 }
 
-export function kvHandlers(server: EtcdServer, report: ErrorReporter): UntypedServiceImplementation {
+export interface KvHandlerOptions {
+  /**
+   * Whether a verified client certificate can name the caller (the listener runs TLS with
+   * --client-cert-auth). False: Range and Put read only the token, as no certificate is ever reported.
+   * Default true (always correct, slightly slower).
+   */
+  readonly clientCertAuth: boolean
+}
+
+export function kvHandlers(
+  server: EtcdServer, report: ErrorReporter, opts: KvHandlerOptions = { clientCertAuth: true },
+): UntypedServiceImplementation {
+  const creds = opts.clientCertAuth ? credentialsOf : tokenCredentialsOf
   const range: handleUnaryCall<RangeRequest, RangeResponse> = (call, cb) => {
-    reply(cb, () => server.range(call.request, credentialsOf(call)), report)
+    reply(cb, () => server.range(call.request, creds(call)), report)
   }
   const put: handleUnaryCall<PutRequest, PutResponse> = (call, cb) => {
-    reply(cb, () => server.put(call.request, credentialsOf(call)), report)
+    reply(cb, () => server.put(call.request, creds(call)), report)
   }
   const rest: Pick<KVHandlers, 'DeleteRange' | 'Txn' | 'Compact'> = {
     DeleteRange(call, cb) {
-      reply(cb, () => server.deleteRange(toDomainDeleteRange(call.request), credentialsOf(call)).then(toPbDeleteRangeResponse), report)
+      reply(cb, () => server.deleteRange(toDomainDeleteRange(call.request), creds(call)).then(toPbDeleteRangeResponse), report)
     },
     Txn(call, cb) {
-      reply(cb, () => server.txn(toDomainTxn(call.request), credentialsOf(call)).then(toPbTxnResponse), report)
+      reply(cb, () => server.txn(toDomainTxn(call.request), creds(call)).then(toPbTxnResponse), report)
     },
     Compact(call, cb) {
-      reply(cb, () => server.compact(toDomainCompaction(call.request), credentialsOf(call)).then(toPbCompactionResponse), report)
+      reply(cb, () => server.compact(toDomainCompaction(call.request), creds(call)).then(toPbCompactionResponse), report)
     },
   }
   return { ...rest, Range: range, Put: put }

@@ -199,7 +199,10 @@ export class GrpcServer {
       'grpc.enable_channelz': 0,
     })
     const proto = loadEtcdProto()
-    this.server.addService(kvServiceDefinition(proto.etcdserverpb.KV.service), kvHandlers(etcd, opts.report))
+    this.server.addService(
+      kvServiceDefinition(proto.etcdserverpb.KV.service),
+      kvHandlers(etcd, opts.report, { clientCertAuth: opts.tls?.clientCertAuth === true }),
+    )
     this.server.addService(watchServiceDefinition(proto.etcdserverpb.Watch.service), watchHandlers(etcd, opts.report, this.watchCalls))
     const lease = leaseServiceDefinition(proto.etcdserverpb.Lease.service)
     this.server.addService(lease, leaseHandlers(lease, etcd, opts.report, this.watchCalls))

@@ -70,6 +70,22 @@ for (const kind of kinds) {
       await cleanup()
     })
 
+    it('writes buffered in the same event-loop turn as a commit join its batch', async () => {
+      const { db, cleanup } = await kind.make()
+      const be = await LevelBackend.open(db, { syncWrites: true })
+      be.put('key', b('a'), b('1'))
+      const p = be.commit()
+      be.put('key', b('b'), b('2'))
+      be.del('key', b('a'))
+      assert.equal(be.get('key', b('a')), undefined, 'reads see the newest buffered op')
+      assert.equal(s(be.get('key', b('b'))), '2')
+      await p
+      const stored = await be.scan('key', b('a'), b('c'), 10)
+      assert.deepEqual(stored.map((e) => s(e.key)), ['b'], 'the later put and delete were written with the first put')
+      await be.close()
+      await cleanup()
+    })
+
     it('keeps committed data across close and reopen', async (t) => {
       const { db, reopen, cleanup } = await kind.make()
       if (reopen === undefined) {
