@@ -12,6 +12,7 @@ import { TreeIndex } from './tree-index.js'
 import { KeyIndex } from './key-index.js'
 import { decodeStored, StoreTxnRead, StoreTxnWrite } from './kvstore-txn.js'
 import { Compactor } from './kvstore-compaction.js'
+import { compactionMarkers, dropCheckpoint, readCheckpoint, writeCheckpoint } from './index-checkpoint.js'
 
 export interface KvStoreOptions {
   /** Revision-log keys deleted per physical compaction step (etcd's CompactionBatchLimit). */
@@ -36,6 +37,7 @@ export class KvStore implements KV {
   /** @internal */ readonly backend: Backend
   /** @internal */ readonly index = new TreeIndex()
   /** @internal */ readonly leases: LeaseItems | undefined
+  private indexSource: 'checkpoint' | 'log' = 'log'
   private currentRev = 1
   private compactMainRev = -1
   private durable = 1
@@ -59,6 +61,11 @@ export class KvStore implements KV {
 
   rev(): number {
     return this.currentRev
+  }
+
+  /** How the open rebuilt the key index: from the clean-close checkpoint, or from the whole log. */
+  get restoredFrom(): 'checkpoint' | 'log' {
+    return this.indexSource
   }
 
   durableRev(): number {
@@ -113,6 +120,19 @@ export class KvStore implements KV {
     if (this.closed) return
     this.closed = true
     await this.compactor.stop()
+    if (this.backend.persistent) {
+      try {
+        const leases = this.leases
+        writeCheckpoint(
+          this.backend,
+          { rev: this.currentRev, compactRev: this.compactMainRev, ...compactionMarkers(this.backend, META.scheduledCompactRev, META.finishedCompactRev) },
+          this.index.snapshot(),
+          (ki) => (leases !== undefined && leases.attachedKeys > 0 ? leases.leaseOf(ki.key) : 0n),
+        )
+      } catch {
+        // A failed backend refuses writes; the next open rebuilds the index from the log.
+      }
+    }
     await this.backend.close()
   }
 
@@ -157,10 +177,35 @@ export class KvStore implements KV {
     const finished = this.backend.get('meta', META.finishedCompactRev)
     if (finished !== undefined) this.compactMainRev = bytesToRev(finished).main
     const scheduledRaw = this.backend.get('meta', META.scheduledCompactRev)
-    let scheduled = scheduledRaw === undefined ? 0 : bytesToRev(scheduledRaw).main
+    const scheduled = scheduledRaw === undefined ? 0 : bytesToRev(scheduledRaw).main
 
-    let min = revToBytes({ main: 1, sub: 0 })
     const max = new Uint8Array(18).fill(0xff)
+    // The index as the last clean close left it, if it describes exactly this log (see index-checkpoint.ts).
+    const found = {
+      // What finishRestore makes the compacted revision: an unfinished scheduled compaction counts.
+      compactRev: scheduled !== 0 && scheduled > this.compactMainRev ? scheduled : this.compactMainRev,
+      ...compactionMarkers(this.backend, META.scheduledCompactRev, META.finishedCompactRev),
+    }
+    const cp = this.backend.persistent ? readCheckpoint(this.backend, found) : undefined
+    if (cp !== undefined && (await this.backend.scan('key', revToBytes({ main: cp.rev + 1, sub: 0 }), max, 1)).length === 0) {
+      this.index.load(cp.byKey)
+      if (this.leases !== undefined) for (const [key, lease] of cp.leases) this.leases.attach(lease, latin1ToBytes(key))
+      this.finishRestore(cp.rev, scheduled)
+      this.indexSource = 'checkpoint'
+    } else {
+      this.finishRestore(await this.restoreFromLog(chunk, max), scheduled)
+    }
+    // Whatever happens next, the checkpoint must not outlive this open: it describes the log only until the
+    // first write. Its deletion is durable before the store takes one.
+    if (dropCheckpoint(this.backend)) await this.backend.commit()
+  }
+
+  /**
+   * Rebuild the key index by reading every revision of the log (etcd's restore). Returns the newest revision
+   * main in the log (1 for an empty log).
+   */
+  private async restoreFromLog(chunk: number, max: Uint8Array): Promise<number> {
+    let min = revToBytes({ main: 1, sub: 0 })
     let last = 1
     // Built as a plain map and handed to the index at the end: one sort instead of an ordered insert per key.
     const byKey = new Map<string, KeyIndex>()
@@ -205,6 +250,11 @@ export class KvStore implements KV {
     }
     this.index.load(byKey)
     if (this.leases !== undefined) for (const [key, lease] of keyToLease) this.leases.attach(lease, latin1ToBytes(key))
+    return last
+  }
+
+  /** Set the revisions after a restore, then resume an unfinished compaction. */
+  private finishRestore(last: number, scheduled: number): void {
     this.currentRev = Math.max(last, this.compactMainRev, 1)
     this.durable = this.currentRev
     if (scheduled <= this.compactMainRev) scheduled = 0

@@ -1,0 +1,240 @@
+import { describe, it } from 'node:test'
+import assert from 'node:assert/strict'
+import { cp } from 'node:fs/promises'
+import { join } from 'node:path'
+import { Level } from 'level'
+import { LevelBackend } from '../../../src/backend/level-backend.js'
+import { KvStore } from '../../../src/mvcc/kvstore.js'
+import { FROM_KEY } from '../../../src/pkg/bytes.js'
+import type { LeaseItems } from '../../../src/lease/lessor.js'
+import type { LevelDb } from '../../../src/embed/options.js'
+import { tempDir } from '../../helpers/tmp.js'
+
+const b = (s: string): Uint8Array => Buffer.from(s, 'latin1')
+const CHECKPOINT = 'metcdliteIndexCheckpoint'
+
+function rawDb(path: string): Level<string, Buffer> {
+  return new Level<string, Buffer>(path, { keyEncoding: 'utf8', valueEncoding: 'buffer' })
+}
+
+async function openStore(path: string, leases?: LeaseItems): Promise<KvStore> {
+  const be = await LevelBackend.open(new Level(path, { keyEncoding: 'view', valueEncoding: 'view' }) as unknown as LevelDb, { syncWrites: false })
+  return KvStore.open(be, leases === undefined ? {} : { leases })
+}
+
+/** The checkpoint's raw records in a closed database (header and chunks). */
+async function checkpointRecords(path: string): Promise<[string, Buffer][]> {
+  const db = rawDb(path)
+  try {
+    return await db.iterator({ gte: CHECKPOINT, lt: `${CHECKPOINT}\xff` }).all()
+  } finally {
+    await db.close()
+  }
+}
+
+async function putRecords(path: string, records: readonly [string, Buffer][]): Promise<void> {
+  const db = rawDb(path)
+  await db.batch(records.map(([key, value]) => ({ type: 'put' as const, key, value })))
+  await db.close()
+}
+
+/**
+ * What a store's index says: revisions and reads at several revisions, and with `index` every key's
+ * generations. A rebuild from the log differs from the live index in what no read can see (the version and
+ * creating revision of a lone tombstone kept by compaction), so it is compared without `index`.
+ */
+function describeStore(s: KvStore, withIndex = true): unknown {
+  // A rebuild from the log knows only the main part of a creating revision (as etcd's restore): compare that.
+  const index = [...s.index.entries()].map(([k, ki]) => [k, ki.modified, ki.generations.map((g) => [g.ver, g.created.main, g.revs])])
+  const reads = []
+  for (let rev = Math.max(s.compactRev(), 1); rev <= s.rev(); rev += Math.max(1, Math.floor(s.rev() / 7))) {
+    const r = s.read().range(b(''), FROM_KEY, { rev })
+    reads.push([rev, r.count, r.kvs.map((kv) => [Buffer.from(kv.key).toString('latin1'), kv.modRevision, kv.version])])
+  }
+  return { rev: s.rev(), compactRev: s.compactRev(), reads, ...(withIndex ? { index } : {}) }
+}
+
+/** A random history: puts (some in multi-op txns), deletes, re-creations and compactions. */
+async function randomHistory(s: KvStore, seed: number, ops: number): Promise<void> {
+  let x = seed
+  const rnd = (n: number): number => {
+    x = (x * 1103515245 + 12345) % 2 ** 31
+    return x % n
+  }
+  for (let i = 0; i < ops; i++) {
+    const tw = s.write()
+    const n = 1 + rnd(3)
+    for (let j = 0; j < n; j++) {
+      const k = b(`k${String.fromCharCode(rnd(40), 0xff - rnd(3))}`)
+      if (rnd(5) === 0) tw.deleteRange(k, undefined)
+      else tw.put(k, b(`v${i}`), 0n)
+    }
+    const rev = tw.end()
+    await s.sync(rev)
+    const at = rev - 1 - rnd(2)
+    if (rnd(40) === 0 && at > Math.max(s.compactRev(), 1)) await (await s.compact(at)).done
+  }
+}
+
+class FakeLeases implements LeaseItems {
+  readonly items = new Map<string, bigint>()
+  readonly leases = new Set<bigint>([7n, 8n])
+  get attachedKeys(): number {
+    return this.items.size
+  }
+
+  leaseOf(key: Uint8Array): bigint {
+    return this.items.get(Buffer.from(key).toString('latin1')) ?? 0n
+  }
+
+  attach(id: bigint, key: Uint8Array): void {
+    if (this.leases.has(id)) this.items.set(Buffer.from(key).toString('latin1'), id)
+  }
+
+  detach(_id: bigint, key: Uint8Array): void {
+    this.items.delete(Buffer.from(key).toString('latin1'))
+  }
+}
+
+describe('index checkpoint', () => {
+  for (const seed of [1, 2, 3]) {
+    it(`a clean close leaves the index; the next open reads it and equals a rebuild from the log (seed ${seed})`, async () => {
+      const dir = await tempDir()
+      try {
+        const a = join(dir.path, 'a')
+        const s = await openStore(a)
+        await randomHistory(s, seed, 300)
+        const want = describeStore(s)
+        await s.close()
+        const records = await checkpointRecords(a)
+        assert.ok(records.length >= 2, 'a header and at least one chunk')
+
+        // The same database without the checkpoint: the log alone.
+        const logOnly = join(dir.path, 'log-only')
+        await cp(a, logOnly, { recursive: true })
+        const db = rawDb(logOnly)
+        await db.batch(records.map(([key]) => ({ type: 'del' as const, key })))
+        await db.close()
+
+        const fromCheckpoint = await openStore(a)
+        const fromLog = await openStore(logOnly)
+        assert.equal(fromCheckpoint.restoredFrom, 'checkpoint')
+        assert.equal(fromLog.restoredFrom, 'log')
+        assert.deepEqual(describeStore(fromCheckpoint), want)
+        assert.deepEqual(describeStore(fromLog, false), describeStore(fromCheckpoint, false))
+        await fromLog.close()
+        // Writes after a checkpointed open work and survive another restart.
+        await randomHistory(fromCheckpoint, seed + 10, 50)
+        const want2 = describeStore(fromCheckpoint)
+        await fromCheckpoint.close()
+        const again = await openStore(a)
+        assert.equal(again.restoredFrom, 'checkpoint')
+        assert.deepEqual(describeStore(again), want2)
+        await again.close()
+      } finally {
+        await dir.remove()
+      }
+    })
+  }
+
+  it('the open drops the checkpoint: none is left while the store runs', async () => {
+    const dir = await tempDir()
+    try {
+      const p = join(dir.path, 'db')
+      const s = await openStore(p)
+      await randomHistory(s, 5, 20)
+      await s.close()
+      assert.notEqual((await checkpointRecords(p)).length, 0)
+      const s2 = await openStore(p)
+      // Close the backend without the store's close (as a crash would leave it: no new checkpoint).
+      await s2.backend.close()
+      assert.deepEqual(await checkpointRecords(p), [])
+    } finally {
+      await dir.remove()
+    }
+  })
+
+  it('a checkpoint older than the log (writes after it, then a crash) is ignored: the index comes from the log', async () => {
+    const dir = await tempDir()
+    try {
+      const p = join(dir.path, 'db')
+      const s = await openStore(p)
+      await randomHistory(s, 7, 100)
+      await s.close()
+      const stale = await checkpointRecords(p)
+      const s2 = await openStore(p)
+      await randomHistory(s2, 8, 100)
+      const want = describeStore(s2, false)
+      await s2.backend.close()
+      // Put the old checkpoint back, as if it had never been dropped.
+      await putRecords(p, stale)
+      const s3 = await openStore(p)
+      assert.equal(s3.restoredFrom, 'log')
+      assert.deepEqual(describeStore(s3, false), want)
+      await s3.close()
+    } finally {
+      await dir.remove()
+    }
+  })
+
+  it('a damaged chunk, a bad header or a compaction since the checkpoint means a rebuild from the log', async () => {
+    const dir = await tempDir()
+    try {
+      const p = join(dir.path, 'db')
+      const s = await openStore(p)
+      await randomHistory(s, 9, 200)
+      const want = describeStore(s, false)
+      await s.close()
+      const records = await checkpointRecords(p)
+      const header = records.find(([k]) => k === CHECKPOINT)
+      const chunk = records.find(([k]) => k !== CHECKPOINT)
+      assert.ok(header !== undefined && chunk !== undefined)
+      const damaged = Buffer.from(chunk[1])
+      damaged[damaged.length >> 1] = (damaged[damaged.length >> 1] as number) ^ 0x55
+      const bad: [string, Buffer][][] = [
+        [[chunk[0], damaged]],
+        [[CHECKPOINT, Buffer.from('{"format":99}')]],
+        [[CHECKPOINT, Buffer.from('not json')]],
+        [[CHECKPOINT, Buffer.from(JSON.stringify({ ...JSON.parse(header[1].toString()) as object, compactRev: 1 }))]],
+      ]
+      for (const variant of bad) {
+        await putRecords(p, [...records, ...variant])
+        const s2 = await openStore(p)
+        assert.equal(s2.restoredFrom, 'log')
+        assert.deepEqual(describeStore(s2, false), want)
+        await s2.backend.close()
+        assert.deepEqual(await checkpointRecords(p), [], 'even a checkpoint that was not used is dropped')
+      }
+    } finally {
+      await dir.remove()
+    }
+  })
+
+  it('keys attached to leases are attached again from the checkpoint, as from the log', async () => {
+    const dir = await tempDir()
+    try {
+      const p = join(dir.path, 'db')
+      const leases = new FakeLeases()
+      const s = await openStore(p, leases)
+      const tw = s.write()
+      tw.put(b('a'), b('1'), 7n)
+      tw.put(b('b'), b('1'), 8n)
+      tw.put(b('c'), b('1'), 7n)
+      tw.put(b('d'), b('1'), 0n)
+      await s.sync(tw.end())
+      const tw2 = s.write()
+      tw2.put(b('c'), b('2'), 0n) // detached by a later put without a lease
+      tw2.deleteRange(b('b'), undefined) // detached by the delete
+      await s.sync(tw2.end())
+      await s.close()
+      assert.notEqual((await checkpointRecords(p)).length, 0)
+      const again = new FakeLeases()
+      const s2 = await openStore(p, again)
+      assert.equal(s2.restoredFrom, 'checkpoint')
+      assert.deepEqual([...again.items].sort(), [['a', 7n]])
+      await s2.close()
+    } finally {
+      await dir.remove()
+    }
+  })
+})
