@@ -320,6 +320,11 @@ export interface StartupFigures {
   readonly rssPerKeyBytes: number | null
   /** From spawning the restarted server until a Range for a loaded key returned its value. */
   readonly startupSeconds: number
+  /**
+   * The same after a crash: the restarted server is killed with SIGKILL and started once more (etcdlite then
+   * rebuilds its index from the whole revision log; its clean-close index checkpoint is gone).
+   */
+  readonly crashStartupSeconds: number
   readonly rssAfterRestartMiB: number | null
   /** (rssAfterRestart − rssEmpty) / keys: the restored index (and whatever caches the restart left filled). */
   readonly rssPerKeyAfterRestartBytes: number | null
@@ -394,6 +399,25 @@ function rawClient(endpoint: string): grpc.Client {
   return new grpc.Client(endpoint, grpc.credentials.createInsecure(), { 'grpc.use_local_subchannel_pool': 1 })
 }
 
+/** SIGKILL `s`, start `kind` again on `dataDir` and return the seconds from spawn until the probe key is served. */
+async function crashStartup(
+  kind: ServerName, s: Launched, dataDir: string, p: StartupParams, running: Launched[], probeKey: Buffer, probeValue: Buffer,
+): Promise<number> {
+  const exit = once(s.proc, 'exit')
+  s.proc.kill('SIGKILL')
+  await exit
+  running.splice(running.indexOf(s), 1)
+  const third = await launch(kind, dataDir, p)
+  running.push(third)
+  const client = rawClient(third.endpoint)
+  try {
+    const served = await probeUntilServed(client, probeKey, probeValue)
+    return round3((served.at - third.spawnedAt) / 1000)
+  } finally {
+    client.close()
+  }
+}
+
 /**
  * Run the start-up workload against a fresh `kind` server (its own temp data dir, durable defaults):
  * start, load `p.keys` keys from a load process, stop with SIGTERM, start again on the same data dir,
@@ -447,6 +471,10 @@ export async function runStartupWorkload(kind: ServerName, p: StartupParams): Pr
       const rssAfterRestartMiB = await settledRssMiB(second.pid)
       const rssFileAfterRestartMiB = rssFileMiB(second.pid)
       const keysAfterRestart = await countKeys(client, STARTUP_KEY_PREFIX)
+
+      // 5. Crash (SIGKILL) and start once more; time until the same key is served.
+      log(`${kind}: restarted in ${round3((served.at - second.spawnedAt) / 1000)} s; killing it (SIGKILL) and restarting`)
+      const crashStartupSeconds = await crashStartup(kind, second, dataDir, p, running, probeKey, probeValue)
       return {
         keys: p.keys,
         loadSeconds: load.seconds,
@@ -455,6 +483,7 @@ export async function runStartupWorkload(kind: ServerName, p: StartupParams): Pr
         rssLoadedMiB,
         rssPerKeyBytes: perKey(rssLoadedMiB, rssEmptyMiB, p.keys),
         startupSeconds: round3((served.at - second.spawnedAt) / 1000),
+        crashStartupSeconds,
         rssAfterRestartMiB,
         rssPerKeyAfterRestartBytes: perKey(rssAfterRestartMiB, rssEmptyMiB, p.keys),
         readySeconds: round3((second.readyAt - second.spawnedAt) / 1000),
@@ -498,6 +527,7 @@ export interface StartupServerSummary {
   readonly readySeconds: number
   readonly readyEmptySeconds: number
   readonly startupSeconds: number
+  readonly crashStartupSeconds: number
   readonly rssAfterRestartMiB: number | null
   readonly rssPerKeyAfterRestartBytes: number | null
   readonly rssFileAfterRestartMiB: number | null
@@ -523,6 +553,7 @@ function summarizeServer(ms: readonly StartupFigures[]): StartupServerSummary {
     readySeconds: median(ms.map((m) => m.readySeconds)),
     readyEmptySeconds: median(ms.map((m) => m.readyEmptySeconds)),
     startupSeconds: median(ms.map((m) => m.startupSeconds)),
+    crashStartupSeconds: median(ms.map((m) => m.crashStartupSeconds)),
     rssAfterRestartMiB: present(ms.map((m) => m.rssAfterRestartMiB)),
     rssPerKeyAfterRestartBytes: present(ms.map((m) => m.rssPerKeyAfterRestartBytes)),
     rssFileAfterRestartMiB: present(ms.map((m) => m.rssFileAfterRestartMiB)),
@@ -542,6 +573,7 @@ export function summarizeStartup(results: readonly StartupMeasurement[]): Startu
 export function startupRatios(s: StartupSummary): Record<string, number | null> {
   return {
     startupRatio: ratio(s.etcd.startupSeconds, s.lite.startupSeconds),
+    crashStartupRatio: ratio(s.etcd.crashStartupSeconds, s.lite.crashStartupSeconds),
     loadRatio: ratio(s.lite.loadKeysPerSec, s.etcd.loadKeysPerSec),
     memPerKeyRatio: ratio(s.etcd.rssPerKeyBytes, s.lite.rssPerKeyBytes),
     memPerKeyAfterRestartRatio: ratio(s.etcd.rssPerKeyAfterRestartBytes, s.lite.rssPerKeyAfterRestartBytes),
@@ -565,14 +597,16 @@ export function printStartupTable(p: StartupTableParams, s: StartupSummary): voi
     `${STARTUP_OPS_PER_TXN} puts, ${STARTUP_IN_FLIGHT} in flight on ${STARTUP_CONNECTIONS} connections; SIGTERM; restart on the same data dir\n` +
     'start s = spawn until a Range for the key written last returned its value; ready s = spawn until the ready log line;\n' +
     'empty s = the same ready time for the first start on an empty data dir (the fixed cost of starting);\n' +
+    'after kill s = start s once more after a SIGKILL of the restarted server (etcdlite: no index checkpoint, a rebuild from the log);\n' +
     'ratio = etcd start s ÷ etcdlite start s (> 1: etcdlite faster). B/key = (VmRSS − VmRSS of the empty server) ÷ keys, after\n' +
     'loading and after the restart (settled; neither GC forced); file = RSS of mapped files after the restart (etcd: bbolt\'s mmap).\n' +
     'The restart reads a data dir that is still in the page cache (a warm start).\n\n')
   printRows(
-    ['workload', 'etcd start s', 'lite start s', 'ratio', 'ready s e/l', 'empty s e/l', 'load s e/l', 'load keys/s e/l', 'RSS empty MiB e/l',
+    ['workload', 'etcd start s', 'lite start s', 'ratio', 'after kill s e/l', 'kill ratio', 'ready s e/l', 'empty s e/l', 'load s e/l', 'load keys/s e/l', 'RSS empty MiB e/l',
       'B/key loaded e/l', 'B/key restart e/l', 'mem ratio', 'RSS restart MiB e/l', 'file MiB e/l', 'disk MiB e/l', 'start cpu s e/l'],
     [[
       STARTUP_WORKLOAD.name, fmt(etcd.startupSeconds, 2), fmt(lite.startupSeconds, 2), fmt(ratio(etcd.startupSeconds, lite.startupSeconds), 2),
+      `${fmt(etcd.crashStartupSeconds, 2)}/${fmt(lite.crashStartupSeconds, 2)}`, fmt(ratio(etcd.crashStartupSeconds, lite.crashStartupSeconds), 2),
       `${fmt(etcd.readySeconds, 2)}/${fmt(lite.readySeconds, 2)}`, `${fmt(etcd.readyEmptySeconds, 2)}/${fmt(lite.readyEmptySeconds, 2)}`,
       `${fmt(etcd.loadSeconds, 1)}/${fmt(lite.loadSeconds, 1)}`,
       `${fmt(etcd.loadKeysPerSec, 0)}/${fmt(lite.loadKeysPerSec, 0)}`, `${fmt(etcd.rssEmptyMiB, 0)}/${fmt(lite.rssEmptyMiB, 0)}`,

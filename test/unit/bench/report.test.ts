@@ -44,8 +44,8 @@ const LINES: readonly object[] = [
     etcdlite: { bytesPerWatcher: 812, rssBeforeMiB: 60, rssAfterMiB: null }, memRatio: 2.586 },
   { type: 'summary', workload: 'lease-churn-16', kind: 'churn', name: 'lease-churn-16', etcd: { cyclesPerSec: 900, p99Ms: 40, serverUsPerCycle: 700 },
     etcdlite: { cyclesPerSec: 1200, p99Ms: 30, serverUsPerCycle: 400 }, cyclesRatio: 1.333 },
-  { type: 'summary', workload: 'startup-1m', keys: 1000, etcd: { startupSeconds: 1.2, readyEmptySeconds: 0.5, rssPerKeyBytes: 300 },
-    etcdlite: { startupSeconds: 0.8, readyEmptySeconds: 0.3, rssPerKeyBytes: null }, startupRatio: 1.5 },
+  { type: 'summary', workload: 'startup-1m', keys: 1000, etcd: { startupSeconds: 1.2, crashStartupSeconds: 1.3, readyEmptySeconds: 0.5, rssPerKeyBytes: 300 },
+    etcdlite: { startupSeconds: 0.8, crashStartupSeconds: 2.6, readyEmptySeconds: 0.3, rssPerKeyBytes: null }, startupRatio: 1.5 },
   { type: 'summary', ceilingOf: 'put-16conn', kind: 'rpc', workload: 'put-16conn', ceiling: 1800, etcd: 1000, lite: 1600 },
 ]
 
@@ -90,7 +90,8 @@ describe('bench report', () => {
       { prefix: 'watch-fanout-100:', met: 'no' }, // 2× events, but etcdlite's p99 was lost
       { prefix: 'watch-fanout-10k', met: '-' }, // not in this run
       { prefix: 'watch-mem-100k', met: 'yes' },
-      { prefix: 'startup-1m', met: 'yes' },
+      { prefix: 'startup-1m:', met: 'yes' },
+      { prefix: 'startup-1m after SIGKILL', met: 'no' }, // 1.3 ÷ 2.6 = 0.5
     ]
     const targets = computeTargets(LINES)
     assert.equal(targets.length, want.length)
@@ -100,12 +101,13 @@ describe('bench report', () => {
     }
     assert.match(targets[6]?.note ?? '', /1,000 keys/)
     assert.match(targets[3]?.measured ?? '', /etcdlite p99 lost/)
+    assert.match(targets[7]?.measured ?? '', /^0\.50×/)
   })
 
   it('writes the header, the checklist and one table per group present', () => {
     const { markdown: md } = buildReport(LINES, META)
     for (const s of ['Test CPU @ 1 GHz, 2 cores, 3.8 GiB RAM, Linux 6.1.0-test (x64)', 'etcd Version: 3.4.23', '`node build/bench/run.js --seconds 1 --workloads put-16conn`',
-      '| durability | durable', '2025-01-02T03:04:05.000Z', '4 of 5 measured targets met (2 not measured in this run)']) {
+      '| durability | durable', '2025-01-02T03:04:05.000Z', '4 of 6 measured targets met (2 not measured in this run)']) {
       assert.ok(md.includes(s), `markdown has ${s}`)
     }
     assert.deepEqual(row(md, 'put-16conn: etcdlite ops/s').slice(1, 3), ['1.60×', '✅ yes'])
@@ -118,7 +120,7 @@ describe('bench report', () => {
     assert.ok(md.includes('odd<&>"\'\\|name'), 'a pipe in a cell is escaped')
     assert.deepEqual(row(md, 'watch-fanout-100 |').slice(1, 8), ['10,000', '20,000', '2.00×', '50.00', 'lost', '-', '0.0 / 3.5'])
     assert.deepEqual(row(md, 'watch-mem-100k |').slice(1, 6), ['2,100', '812', '2.59×', '30.0 → 230.0', '60.0 → -'])
-    assert.deepEqual(row(md, 'startup-1m |').slice(1, 5), ['1,000', '1.20', '0.80', '1.50×'])
+    assert.deepEqual(row(md, 'startup-1m |').slice(1, 7), ['1,000', '1.20', '0.80', '1.50×', '1.30 / 2.60', '0.50×'])
     assert.deepEqual(row(md, '16 |'), ['16', 'no', '90,000', '5,625', '0.10', '0.30'])
     for (const h of ['## KV', '## Watch', '### Fan-out', '### Memory per watcher', '## Lease', '### Churn', '## Start-up', '## Storage ceiling']) assert.ok(md.includes(h), h)
     for (const h of ['### Catch-up', '### Expiry']) assert.ok(!md.includes(h), `no ${h} in a subset run`)
@@ -159,7 +161,7 @@ describe('bench report', () => {
   it('survives an empty run', () => {
     const { markdown, charts } = buildReport([], { command: 'x', etcdVersion: null, unsafeNoFsync: null })
     assert.equal(charts.size, 0)
-    assert.ok(markdown.includes('0 of 0 measured targets met (7 not measured in this run)'))
+    assert.ok(markdown.includes('0 of 0 measured targets met (8 not measured in this run)'))
     assert.match(markdown, /\| etcd \| - \|/)
   })
 
