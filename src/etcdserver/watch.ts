@@ -112,6 +112,14 @@ export class ServerWatchStream implements WatchSink {
   private closed = false
   /** The credentials the stream was opened with; each create is checked with them as they stand then. */
   private readonly creds: CallCredentials | undefined
+  /**
+   * The last two headers used. Responses alternate between a few revisions (live events at the newest,
+   * catch-up and victim batches at older ones) while the server keeps only its latest header object; reusing
+   * ours keeps the encoder's per-header-object cache hitting. ctx.header(rev) depends on rev alone (the IDs
+   * and raft term are fixed for the server's life).
+   */
+  private header0: ResponseHeader | undefined
+  private header1: ResponseHeader | undefined
 
   constructor(ctx: WatchServerContext, out: WatchResponseSink, creds?: CallCredentials) {
     this.ctx = ctx
@@ -246,9 +254,18 @@ export class ServerWatchStream implements WatchSink {
     return true
   }
 
+  private header(revision: number): ResponseHeader {
+    const h0 = this.header0
+    if (h0?.revision === revision) return h0
+    const h1 = this.header1
+    this.header1 = h0
+    if (h1?.revision === revision) return (this.header0 = h1)
+    return (this.header0 = this.ctx.header(revision))
+  }
+
   private response(revision: number, watchId: number, o: Partial<Omit<WatchResponse, 'header' | 'watchId'>>): WatchResponse {
     return {
-      header: this.ctx.header(revision),
+      header: this.header(revision),
       watchId,
       created: o.created ?? false,
       canceled: o.canceled ?? false,

@@ -1,8 +1,12 @@
 // Hand-written wire codec for the Watch stream: WatchRequest decodes straight into the domain request,
 // WatchResponse encodes straight from the domain response (pkg/watch-wire.ts, which reuses each event's
-// bytes across watchers). A unit test checks both against protobufjs.
-import { encodeWatchResponse } from '../pkg/watch-wire.js'
-import { Reader, WIRE_LEN, WIRE_VARINT } from '../pkg/proto-wire.js'
+// bytes across watchers). A response with several events reuses the whole events section of an earlier
+// response carrying the same event objects (fan-out: every watcher of a key gets the same batch), so a
+// watcher's response costs one copy, not one encode and copy per event. A unit test checks both against
+// protobufjs.
+import { encodeEvent, encodeWatchResponse, type WireEvent } from '../pkg/watch-wire.js'
+import { encodeHeaderField } from '../pkg/header-wire.js'
+import { lenFieldSize, Reader, varintSize, writeVarint, writeVarintField, WIRE_LEN, WIRE_VARINT } from '../pkg/proto-wire.js'
 import type { WatchCreateRequest, WatchFilter, WatchRequest, WatchResponse } from '../etcdserver/types.js'
 
 /** A WatchRequest with none of create/cancel/progress set: etcd ignores it. */
@@ -16,6 +20,11 @@ const EMPTY: Uint8Array = new Uint8Array(0)
 /** FilterType numbers; other numbers are ignored, as etcd's FiltersFromRequest does. */
 const FILTERS: readonly WatchFilter[] = ['NOPUT', 'NODELETE']
 
+function addFilter(filters: WatchFilter[], n: number): void {
+  const f = FILTERS[n]
+  if (f !== undefined) filters.push(f)
+}
+
 function decodeCreate(buf: Uint8Array): WatchCreateRequest {
   let key = EMPTY
   let rangeEnd = EMPTY
@@ -25,10 +34,6 @@ function decodeCreate(buf: Uint8Array): WatchCreateRequest {
   let prevKv = false
   let watchId = 0
   let fragment = false
-  const addFilter = (n: number): void => {
-    const f = FILTERS[n]
-    if (f !== undefined) filters.push(f)
-  }
   const rd = new Reader(buf)
   while (!rd.done) {
     const tag = rd.varint()
@@ -41,13 +46,13 @@ function decodeCreate(buf: Uint8Array): WatchCreateRequest {
     else if (wt === WIRE_LEN && field === 5) {
       // Packed repeated enum (proto3's default encoding).
       const packed = new Reader(rd.bytes())
-      while (!packed.done) addFilter(packed.varint())
+      while (!packed.done) addFilter(filters, packed.varint())
     } else if (wt !== WIRE_VARINT) rd.skip(wt)
     else {
       switch (field) {
         case 3: startRevision = rd.varint(); break
         case 4: progressNotify = rd.bool(); break
-        case 5: addFilter(rd.varint()); break
+        case 5: addFilter(filters, rd.varint()); break
         case 6: prevKv = rd.bool(); break
         case 7: watchId = rd.varint(); break
         case 8: fragment = rd.bool(); break
@@ -87,7 +92,149 @@ export function decodeWatchRequest(buf: Uint8Array): DecodedWatchRequest {
   return req
 }
 
-/** Encode an etcdserverpb.WatchResponse. */
+/** The encoded `events` fields (tag, length and body of each) of a response, and the events they encode. */
+interface EventsSection {
+  /** The list it was encoded from: a response carrying that very array (shared by watchers) hits at once. */
+  readonly source: readonly WireEvent[]
+  /** Our own copy of the list (a queued response's array may still grow before it is serialized). */
+  readonly events: readonly WireEvent[]
+  readonly bytes: Uint8Array
+  /** ends[i]: where event i's field ends in `bytes`. */
+  readonly ends: Uint32Array
+}
+
+/**
+ * Events sections recently encoded, by their first event. Bounded in entries and bytes, oldest out first:
+ * it only has to live as long as one fan-out round hands the same batch to every watcher. Watchers of a key
+ * that lag by different amounts get lists that start alike and end apart: the common prefix is copied from
+ * the cached section in one piece and only the rest is encoded event by event.
+ */
+class EventsSectionCache {
+  private readonly byFirst = new Map<WireEvent, EventsSection>()
+  private bytes = 0
+
+  constructor(
+    private readonly maxEntries: number,
+    private readonly maxBytes: number,
+  ) {}
+
+  /** The section for `events` (at least one), from the cache when the same event objects were encoded lately. */
+  get(events: readonly WireEvent[]): Uint8Array {
+    const first = events[0] as WireEvent
+    const hit = this.byFirst.get(first)
+    // Lists are never changed once a response carrying them is serialized (a queued response appends to a
+    // copy of its own, and only until it is serialized); the length check is a cheap guard all the same.
+    if (hit?.source === events && hit.events.length === events.length) return hit.bytes
+    let k = 0
+    if (hit !== undefined) {
+      const n = Math.min(hit.events.length, events.length)
+      while (k < n && hit.events[k] === events[k]) k++
+      if (k === events.length) return k === hit.events.length ? hit.bytes : hit.bytes.subarray(0, hit.ends[k - 1])
+    }
+    const section = encodeSection(events, hit, k)
+    // Events with prev_kv are per watcher (a fresh object each): such a section is not worth keeping.
+    if (first.prevKv !== undefined || section.bytes.length > this.maxBytes) return section.bytes
+    if (hit !== undefined) {
+      this.byFirst.delete(first)
+      this.bytes -= hit.bytes.length
+    }
+    while (this.byFirst.size !== 0 && (this.byFirst.size >= this.maxEntries || this.bytes + section.bytes.length > this.maxBytes)) {
+      const [oldKey, old] = this.byFirst.entries().next().value as [WireEvent, EventsSection]
+      this.byFirst.delete(oldKey)
+      this.bytes -= old.bytes.length
+    }
+    this.byFirst.set(first, section)
+    this.bytes += section.bytes.length
+    return section.bytes
+  }
+
+  clear(): void {
+    this.byFirst.clear()
+    this.bytes = 0
+  }
+}
+
+const EVENTS_TAG = (11 << 3) | WIRE_LEN
+
+/** Encode `events` as a section, copying the first `k` (the same objects as `prefix`'s first k) from `prefix`. */
+function encodeSection(events: readonly WireEvent[], prefix: EventsSection | undefined, k: number): EventsSection {
+  const prefixLen = k === 0 || prefix === undefined ? 0 : (prefix.ends[k - 1] as number)
+  let size = prefixLen
+  for (let i = k; i < events.length; i++) size += lenFieldSize(encodeEvent(events[i] as WireEvent).length)
+  const out = Buffer.allocUnsafeSlow(size)
+  const ends = new Uint32Array(events.length)
+  if (prefixLen !== 0 && prefix !== undefined) {
+    out.set(prefix.bytes.subarray(0, prefixLen), 0)
+    ends.set(prefix.ends.subarray(0, k), 0)
+  }
+  let pos = prefixLen
+  for (let i = k; i < events.length; i++) {
+    const b = encodeEvent(events[i] as WireEvent)
+    out[pos++] = EVENTS_TAG
+    pos = writeVarint(out, pos, b.length)
+    out.set(b, pos)
+    pos += b.length
+    ends[i] = pos
+  }
+  return { source: events, events: events.slice(), bytes: out, ends }
+}
+
+/** 256 sections of at most 16 MiB together: room for the batches of one fan-out round, whatever its size. */
+const sections = new EventsSectionCache(256, 16 * 1024 * 1024)
+
+/** @internal For tests: forget every cached events section. */
+export function clearEventsSectionCache(): void {
+  sections.clear()
+}
+
+const textEncoder = new TextEncoder()
+
+/** Encode an etcdserverpb.WatchResponse (the same bytes as pkg/watch-wire's encodeWatchResponse). */
 export function encodeWatchResponseMessage(r: WatchResponse): Buffer {
-  return encodeWatchResponse(r)
+  return r.events.length < 2 ? encodeWatchResponse(r) : encodeWithSection(r, false)
+}
+
+/**
+ * The same bytes as encodeWatchResponseMessage, but a response with several events may be written into a
+ * buffer reused by the next call: only for a caller that copies the bytes before encoding anything else.
+ * grpc-js's server serializeMessage does (it frames the message into a buffer of its own at once), and the
+ * response then costs no buffer of its own: a fan-out response is tens of KB, and a fresh buffer for each
+ * is external memory that keeps the GC busy.
+ */
+export function encodeWatchResponseTransient(r: WatchResponse): Buffer {
+  return r.events.length < 2 ? encodeWatchResponse(r) : encodeWithSection(r, true)
+}
+
+/** Responses up to this size are encoded into the scratch buffer; larger ones get their own. */
+const SCRATCH_MAX_BYTES = 1024 * 1024
+let scratch: Buffer = Buffer.allocUnsafeSlow(64 * 1024)
+
+function encodeWithSection(r: WatchResponse, transient: boolean): Buffer {
+  const header = encodeHeaderField(r.header)
+  const reason = r.cancelReason === '' ? undefined : textEncoder.encode(r.cancelReason)
+  const section = sections.get(r.events)
+  const size = header.length + (r.watchId ? 1 + varintSize(r.watchId) : 0) + (r.created ? 2 : 0) + (r.canceled ? 2 : 0) +
+    (r.compactRevision ? 1 + varintSize(r.compactRevision) : 0) + (reason === undefined ? 0 : lenFieldSize(reason.length)) +
+    (r.fragment ? 2 : 0) + section.length
+  let out: Buffer
+  if (!transient || size > SCRATCH_MAX_BYTES) out = Buffer.allocUnsafe(size)
+  else {
+    if (scratch.length < size) scratch = Buffer.allocUnsafeSlow(Math.min(SCRATCH_MAX_BYTES, 2 ** Math.ceil(Math.log2(size))))
+    out = scratch.subarray(0, size)
+  }
+  out.set(header, 0)
+  let pos = header.length
+  if (r.watchId) pos = writeVarintField(out, pos, 2, r.watchId)
+  if (r.created) pos = writeVarintField(out, pos, 3, 1)
+  if (r.canceled) pos = writeVarintField(out, pos, 4, 1)
+  if (r.compactRevision) pos = writeVarintField(out, pos, 5, r.compactRevision)
+  if (reason !== undefined) {
+    out[pos++] = (6 << 3) | WIRE_LEN
+    pos = writeVarint(out, pos, reason.length)
+    out.set(reason, pos)
+    pos += reason.length
+  }
+  if (r.fragment) pos = writeVarintField(out, pos, 7, 1)
+  out.set(section, pos)
+  return out
 }

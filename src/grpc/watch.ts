@@ -14,7 +14,7 @@ import type { EtcdServer } from '../etcdserver/etcd-server.js'
 import type { WatchEvent, WatchResponse } from '../etcdserver/types.js'
 import { EtcdError } from '../pkg/errors.js'
 import { WATCH_CHAN_BUF_LEN, type ServerWatchStream, type WatchResponseSink } from '../etcdserver/watch.js'
-import { decodeWatchRequest, encodeWatchResponseMessage, type DecodedWatchRequest } from './watch-codec.js'
+import { decodeWatchRequest, encodeWatchResponseTransient, type DecodedWatchRequest } from './watch-codec.js'
 import { toServiceError, type ErrorReporter } from './status.js'
 import { credentialsOf } from './interceptor.js'
 
@@ -32,9 +32,10 @@ interface QueuedResponse extends WatchResponse {
   merged?: WatchEvent[]
 }
 
+/** grpc-js copies what this returns into its framed message before serializing another (see encodeWatchResponseTransient). */
 function serializeQueued(r: QueuedResponse): Buffer {
   r.sealed = true
-  return encodeWatchResponseMessage(r)
+  return encodeWatchResponseTransient(r)
 }
 
 /** The Watch service definition with the hand-written codec. */
@@ -113,7 +114,8 @@ function serveWatch(server: EtcdServer, call: ServerDuplexStream<DecodedWatchReq
   }
   /** Anything but a plain events response is ordered against every watcher's events: stop appending. */
   const writeOther = (resp: WatchResponse): void => {
-    lastEvents.clear()
+    // Map.clear() allocates a fresh table even when empty; a create burst sends one control response each.
+    if (lastEvents.size !== 0) lastEvents.clear()
     write(resp)
   }
   const sink: WatchResponseSink = {

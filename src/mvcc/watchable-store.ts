@@ -20,6 +20,7 @@ import type { Change, Event, KeyValue, TxnObserver } from './kv.js'
 import { decodeKeyValue } from './kv-codec.js'
 import type { KvStore } from './kvstore.js'
 import { bytesToRev, isTombstone, revToBytes } from './revision.js'
+import { RecentEvents } from './watchable-store-recent.js'
 import { WatcherGroup, newWatcherBatch, type EventBatch } from './watcher-group.js'
 import { WatchStream, type WatchSink, type Watcher } from './watcher.js'
 
@@ -37,6 +38,11 @@ export interface WatchableStoreOptions {
    * behind watcher from pulling the whole history into memory at once. Watchers then catch up over rounds.
    */
   readonly syncScanLimit: number
+  /**
+   * Keys, values and object overhead of the newest revisions' events kept in memory while any watch stream
+   * is open (see RecentEvents): catch-up over those revisions reads no backend. 0 turns it off.
+   */
+  readonly recentEventsMaxBytes: number
   readonly clock: Clock
   /** Receives errors thrown by the background loops (which keep going). */
   readonly onError: (err: unknown) => void
@@ -48,6 +54,7 @@ export const WATCHABLE_STORE_DEFAULTS = {
   syncIntervalMs: 100,
   victimIntervalMs: 10,
   syncScanLimit: 100_000,
+  recentEventsMaxBytes: 8 * 1024 * 1024,
 } as const
 
 /** With no victims the victim loop sleeps this long (it is poked awake when one appears). */
@@ -117,6 +124,8 @@ export class WatchableStore implements TxnObserver {
   private readonly deferred = new Set<WatchStream>()
   private readonly streams = new Set<WatchStream>()
   private pending: PendingTxn[] = []
+  /** The newest notified revisions' events, for catch-up without a backend read. */
+  private readonly recent: RecentEvents
   /** The log span the last catch-up round read (see readLog); dropped once no watcher is unsynced. */
   private logCache: LogSpan | undefined
   private pendingHead = 0
@@ -130,6 +139,7 @@ export class WatchableStore implements TxnObserver {
     this.kv = kv
     this.opts = { ...WATCHABLE_STORE_DEFAULTS, ...opts }
     this.notified = kv.durableRev()
+    this.recent = new RecentEvents(this.notified, this.opts.recentEventsMaxBytes)
     invariant(kv.durableRev() === kv.rev(), 'watchable store must start on a quiescent store')
     kv.observe(this)
     this.syncLoop = new Ticker(() => this.syncRound(), this.opts.syncIntervalMs, this.opts.clock, this.opts.onError)
@@ -236,7 +246,15 @@ export class WatchableStore implements TxnObserver {
       if (p.rev > rev) break
       this.pendingHead++
       this.notified = p.rev
-      if (this.synced.size !== 0) this.notify(p.rev, p.changes)
+      if (this.streams.size === 0) {
+        // Nobody watches: nothing to notify, nothing worth remembering.
+        this.recent.reset(p.rev)
+        continue
+      }
+      const events = p.changes.map((c) => toEvent(p.rev, c))
+      const keyStrs = events.map((e) => bytesToLatin1(e.kv.key))
+      this.recent.append(p.rev, events, keyStrs)
+      if (this.synced.size !== 0) this.notify(p.rev, events, keyStrs)
     }
     if (this.pendingHead === this.pending.length) {
       this.pending = []
@@ -248,23 +266,23 @@ export class WatchableStore implements TxnObserver {
     if (rev > this.notified) this.notified = rev
   }
 
-  /** etcd's notify: one response per matching synced watcher; a full sink makes the watcher a victim. */
-  private notify(rev: number, changes: readonly Change[]): void {
+  /**
+   * etcd's notify: one response per matching synced watcher; a full sink makes the watcher a victim. The
+   * event objects are shared by every watcher (and kept in `recent`): the encoder encodes each once.
+   */
+  private notify(rev: number, events: readonly Event[], keyStrs: readonly string[]): void {
     let victims: Array<[Watcher, readonly Event[]]> | undefined
     const deliver = (w: Watcher, evs: readonly Event[]): void => {
       if (!w.send(evs, rev)) (victims ??= []).push([w, evs])
       // Advance minRev whether or not the send succeeded (etcd 3.4.25+, #15271).
       w.minRev = rev + 1
     }
-    if (changes.length === 1) {
-      const ev = toEvent(rev, changes[0] as Change)
-      const one = [ev]
-      this.synced.forEachMatch(bytesToLatin1(ev.kv.key), ev.kv.key, (w) => {
-        if (rev >= w.minRev) deliver(w, one)
+    if (events.length === 1) {
+      const ev = events[0] as Event
+      this.synced.forEachMatch(keyStrs[0] as string, ev.kv.key, (w) => {
+        if (rev >= w.minRev) deliver(w, events)
       })
     } else {
-      const events = changes.map((c) => toEvent(rev, c))
-      const keyStrs = events.map((e) => bytesToLatin1(e.kv.key))
       for (const [w, eb] of newWatcherBatch(this.synced, events, keyStrs, Number.MAX_SAFE_INTEGER)) deliver(w, eb.events)
     }
     if (victims !== undefined) {
@@ -389,12 +407,23 @@ export class WatchableStore implements TxnObserver {
    * objects, so each is encoded once. A span over LOG_CACHE_MAX_BYTES is not kept.
    */
   private async readLog(minRev: number, curRev: number, chosen: WatcherGroup): Promise<LogSpan | undefined> {
+    if (this.recent.covers(minRev, curRev)) {
+      // Every event wanted is in memory, as the same objects the synced watchers got.
+      const events: Event[] = []
+      const keyStrs: string[] = []
+      this.recent.forEachFrom(minRev, (ev, keyStr) => {
+        if (!chosen.contains(keyStr, ev.kv.key)) return
+        events.push(ev)
+        keyStrs.push(keyStr)
+      })
+      return { from: minRev, upTo: curRev, events, keyStrs, bytes: 0 }
+    }
     let span = this.logCache
     if (span === undefined || minRev < span.from || span.upTo > curRev) {
       span = await this.scanLog(minRev, curRev)
       if (span === undefined) return undefined
     } else if (span.upTo < curRev) {
-      const more = await this.scanLog(span.upTo + 1, curRev)
+      const more = this.recent.covers(span.upTo + 1, curRev) ? this.recentSpan(span.upTo + 1, curRev) : await this.scanLog(span.upTo + 1, curRev)
       if (more === undefined) return undefined
       span = { from: span.from, upTo: more.upTo, events: span.events.concat(more.events), keyStrs: span.keyStrs.concat(more.keyStrs), bytes: span.bytes + more.bytes }
     }
@@ -417,6 +446,19 @@ export class WatchableStore implements TxnObserver {
       keyStrs.push(keyStr)
     }
     return { from: minRev, upTo: span.upTo, events, keyStrs, bytes: 0 }
+  }
+
+  /** The events of [from, upTo] from `recent` (which must cover them), as a span. */
+  private recentSpan(from: number, upTo: number): LogSpan {
+    const events: Event[] = []
+    const keyStrs: string[] = []
+    let bytes = 0
+    this.recent.forEachFrom(from, (ev, keyStr) => {
+      events.push(ev)
+      keyStrs.push(keyStr)
+      bytes += ev.kv.key.length + ev.kv.value.length
+    })
+    return { from, upTo, events, keyStrs, bytes }
   }
 
   /** Read and decode the revision log over [from, to], stopping early (at a whole revision) at the scan limit. */

@@ -59,6 +59,21 @@ export class WatcherGroup {
     else if (cur !== undefined) fn(cur)
     if (this.ranges.size !== 0) this.ranges.stab(key, fn)
   }
+
+  /** The single-key watchers of `keyStr`: one, a set of them, or undefined. Do not change the set. */
+  keyWatchersOf(keyStr: string): Watcher | ReadonlySet<Watcher> | undefined {
+    return this.keyWatchers.get(keyStr)
+  }
+
+  /** True if the group has range (range, prefix or from-key) watchers. */
+  get hasRanges(): boolean {
+    return this.ranges.size !== 0
+  }
+
+  /** Call fn for every range watcher that wants `key` (each at most once per call). */
+  forEachRangeMatch(key: Uint8Array, fn: (w: Watcher) => void): void {
+    if (this.ranges.size !== 0) this.ranges.stab(key, fn)
+  }
 }
 
 /** The events one watcher gets from a batch of revisions, capped at `maxRevs` distinct revisions. */
@@ -92,13 +107,46 @@ export function addToBatch(eb: EventBatch, ev: Event, maxRevs: number): void {
 /**
  * Bucket events (in revision order) per watcher of `group` that wants them, skipping events below each
  * watcher's minRev so nothing is delivered twice (etcd's newWatcherBatch).
+ *
+ * Single-key watchers are served per key, not per event: their key's events are listed once, and the
+ * watchers of a key with the same minRev share one batch object and one events array (fan-out: thousands of
+ * watchers on a key cost one batch; the encoder then reuses the encoded events for all of them). A batch
+ * is therefore read-only once returned. Range watchers are matched per event through the interval tree.
  */
 export function newWatcherBatch(group: WatcherGroup, events: readonly Event[], keyStrs: readonly string[], maxRevs: number): Map<Watcher, EventBatch> {
   const wb = new Map<Watcher, EventBatch>()
-  if (group.size === 0) return wb
+  if (group.size === 0 || events.length === 0) return wb
+  // Positions of each key's events (ascending, so in revision order).
+  const byKey = new Map<string, number[]>()
+  for (let i = 0; i < events.length; i++) {
+    const ks = keyStrs[i] as string
+    const at = byKey.get(ks)
+    if (at === undefined) byKey.set(ks, [i])
+    else at.push(i)
+  }
+  for (const [ks, at] of byKey) {
+    const cur = group.keyWatchersOf(ks)
+    if (cur === undefined) continue
+    if (cur instanceof Set) {
+      const byMinRev = new Map<number, EventBatch | null>()
+      for (const w of cur as ReadonlySet<Watcher>) {
+        let eb = byMinRev.get(w.minRev)
+        if (eb === undefined) {
+          eb = keyBatch(events, at, w.minRev, maxRevs)
+          byMinRev.set(w.minRev, eb)
+        }
+        if (eb !== null) wb.set(w, eb)
+      }
+    } else {
+      const w = cur as Watcher
+      const eb = keyBatch(events, at, w.minRev, maxRevs)
+      if (eb !== null) wb.set(w, eb)
+    }
+  }
+  if (!group.hasRanges) return wb
   for (let i = 0; i < events.length; i++) {
     const ev = events[i] as Event
-    group.forEachMatch(keyStrs[i] as string, ev.kv.key, (w) => {
+    group.forEachRangeMatch(ev.kv.key, (w) => {
       if (ev.kv.modRevision < w.minRev) return
       let eb = wb.get(w)
       if (eb === undefined) {
@@ -109,4 +157,20 @@ export function newWatcherBatch(group: WatcherGroup, events: readonly Event[], k
     })
   }
   return wb
+}
+
+/** The batch of events[at[...]] from minRev on, capped at maxRevs revisions; null if there is none. */
+function keyBatch(events: readonly Event[], at: readonly number[], minRev: number, maxRevs: number): EventBatch | null {
+  // First position at or after minRev.
+  let lo = 0
+  let hi = at.length
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    if ((events[at[mid] as number] as Event).kv.modRevision < minRev) lo = mid + 1
+    else hi = mid
+  }
+  if (lo === at.length) return null
+  const eb: EventBatch = { events: [], revs: 0, moreRev: 0 }
+  for (let j = lo; j < at.length && eb.moreRev === 0; j++) addToBatch(eb, events[at[j] as number] as Event, maxRevs)
+  return eb
 }

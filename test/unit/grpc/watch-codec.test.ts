@@ -5,8 +5,14 @@ import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import protobuf from 'protobufjs'
 import { PROTO_DIR } from '../../../src/grpc/proto.js'
-import { decodeWatchRequest, encodeWatchResponseMessage, type DecodedWatchRequest } from '../../../src/grpc/watch-codec.js'
-import { watchResponseSize } from '../../../src/pkg/watch-wire.js'
+import {
+  clearEventsSectionCache,
+  decodeWatchRequest,
+  encodeWatchResponseMessage,
+  encodeWatchResponseTransient,
+  type DecodedWatchRequest,
+} from '../../../src/grpc/watch-codec.js'
+import { encodeWatchResponse, watchResponseSize } from '../../../src/pkg/watch-wire.js'
 import type { KeyValue, WatchCreateRequest, WatchEvent, WatchFilter, WatchResponse } from '../../../src/etcdserver/types.js'
 import { Prng, seedsFromEnv } from '../../helpers/prng.js'
 
@@ -341,5 +347,53 @@ describe('Watch wire codec: responses', () => {
     const c2 = encodeWatchResponseMessage({ ...base, events: [ev] })
     assert.ok(b2.length > a.length)
     assert.deepEqual(c2, a)
+  })
+})
+
+describe('Watch wire codec: events sections shared across responses', () => {
+  const header = { clusterId: 1n, memberId: 2n, revision: 30, raftTerm: 4 }
+  const ev = (rev: number, value = 'v'): WatchEvent => ({
+    type: rev % 3 === 0 ? 'DELETE' : 'PUT',
+    kv: { key: Buffer.from('key'), value: Buffer.from(value.repeat(rev)), createRevision: 2, modRevision: rev, version: rev, lease: BigInt(rev) },
+  })
+  const resp = (watchId: number, events: readonly WatchEvent[]): WatchResponse => ({
+    header, watchId, created: false, canceled: false, compactRevision: 0, cancelReason: '', fragment: false, events,
+  })
+  const e = Array.from({ length: 8 }, (_, i) => ev(i + 10))
+  const other = Array.from({ length: 8 }, (_, i) => ev(i + 10, 'w')) // same revisions, other objects and values
+  const shared = e.slice(0, 5)
+  // Run in order against one cache: each case meets what the ones before it left there.
+  const cases: Array<{ name: string; resp: WatchResponse }> = [
+    { name: 'a first list', resp: resp(1, shared) },
+    { name: 'the same array for another watcher', resp: resp(2, shared) },
+    { name: 'an equal list in another array', resp: resp(3, e.slice(0, 5)) },
+    { name: 'a shorter list with the same start', resp: resp(4, e.slice(0, 3)) },
+    { name: 'a longer list with the same start', resp: resp(5, e.slice(0, 8)) },
+    { name: 'the same start, then other objects', resp: resp(6, [e[0] as WatchEvent, e[1] as WatchEvent, ...other.slice(2, 6)]) },
+    { name: 'the original list again after the divergent one replaced it', resp: resp(7, e.slice(0, 5)) },
+    { name: 'a list starting in the middle', resp: resp(8, e.slice(3, 7)) },
+    { name: 'with prev_kv (never kept)', resp: resp(9, [{ ...(e[0] as WatchEvent), prevKv: (e[1] as WatchEvent).kv }, e[2] as WatchEvent]) },
+    { name: 'a canceled response with a reason and a negative ID', resp: { ...resp(-1, e.slice(0, 2)), canceled: true, cancelReason: 'why', compactRevision: 9 } },
+  ]
+  it('every response encodes to the bytes of the uncached encoder, by both entry points', () => {
+    clearEventsSectionCache()
+    for (const c of cases) {
+      const want = encodeWatchResponse(c.resp)
+      assert.deepEqual(encodeWatchResponseMessage(c.resp), want, c.name)
+      // Transient bytes are only good until the next call: copy at once, as grpc-js does.
+      assert.deepEqual(Buffer.from(encodeWatchResponseTransient(c.resp)), want, `${c.name} (transient)`)
+    }
+  })
+
+  it('a transient encoding is overwritten by the next one, a message encoding is not', () => {
+    clearEventsSectionCache()
+    const a = encodeWatchResponseMessage(resp(1, e.slice(0, 4)))
+    const aCopy = Buffer.from(a)
+    const t = encodeWatchResponseTransient(resp(1, e.slice(0, 4)))
+    const tCopy = Buffer.from(t)
+    encodeWatchResponseTransient(resp(2, other.slice(0, 4)))
+    assert.deepEqual(a, aCopy)
+    assert.deepEqual(tCopy, aCopy)
+    assert.notDeepEqual(t, tCopy, 'the scratch buffer was reused')
   })
 })

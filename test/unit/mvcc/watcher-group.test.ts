@@ -226,6 +226,17 @@ describe('newWatcherBatch', () => {
     ]))
   })
 
+  it('single-key watchers of a key with the same minRev share one batch; another minRev gets its own', () => {
+    const g = new WatcherGroup()
+    const [w1, w2, w3] = [watcher(b('k'), undefined, 3), watcher(b('k'), undefined, 3), watcher(b('k'), undefined, 4)]
+    for (const w of [w1, w2, w3]) g.add(w)
+    const events = [put('k', 2), put('k', 3), put('j', 3), put('k', 4)]
+    const wb = newWatcherBatch(g, events, events.map((e) => bytesToLatin1(e.kv.key)), 1000)
+    assert.equal(wb.get(w1), wb.get(w2))
+    assert.deepEqual(wb.get(w1)?.events, [events[1], events[3]])
+    assert.deepEqual(wb.get(w3)?.events, [events[3]])
+  })
+
   it('an empty group gives an empty batch', () => {
     assert.equal(newWatcherBatch(new WatcherGroup(), [put('a', 2)], ['a'], 1000).size, 0)
   })
