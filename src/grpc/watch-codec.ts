@@ -4,9 +4,9 @@
 // response carrying the same event objects (fan-out: every watcher of a key gets the same batch), so a
 // watcher's response costs one copy, not one encode and copy per event. A unit test checks both against
 // protobufjs.
-import { encodeEvent, encodeWatchResponse, type WireEvent } from '../pkg/watch-wire.js'
+import { encodeEvent, encodeWatchResponse, fixedSize, writeFixedFields, type WireEvent } from '../pkg/watch-wire.js'
 import { encodeHeaderField } from '../pkg/header-wire.js'
-import { lenFieldSize, Reader, varintSize, writeVarint, writeVarintField, WIRE_LEN, WIRE_VARINT } from '../pkg/proto-wire.js'
+import { lenFieldSize, Reader, writeVarint, WIRE_LEN, WIRE_VARINT } from '../pkg/proto-wire.js'
 import type { WatchCreateRequest, WatchFilter, WatchRequest, WatchResponse } from '../etcdserver/types.js'
 
 /** A WatchRequest with none of create/cancel/progress set: etcd ignores it. */
@@ -213,28 +213,13 @@ function encodeWithSection(r: WatchResponse, transient: boolean): Buffer {
   const header = encodeHeaderField(r.header)
   const reason = r.cancelReason === '' ? undefined : textEncoder.encode(r.cancelReason)
   const section = sections.get(r.events)
-  const size = header.length + (r.watchId ? 1 + varintSize(r.watchId) : 0) + (r.created ? 2 : 0) + (r.canceled ? 2 : 0) +
-    (r.compactRevision ? 1 + varintSize(r.compactRevision) : 0) + (reason === undefined ? 0 : lenFieldSize(reason.length)) +
-    (r.fragment ? 2 : 0) + section.length
+  const size = fixedSize(r, header.length, reason?.length ?? 0) + section.length
   let out: Buffer
   if (!transient || size > SCRATCH_MAX_BYTES) out = Buffer.allocUnsafe(size)
   else {
     if (scratch.length < size) scratch = Buffer.allocUnsafeSlow(Math.min(SCRATCH_MAX_BYTES, 2 ** Math.ceil(Math.log2(size))))
     out = scratch.subarray(0, size)
   }
-  out.set(header, 0)
-  let pos = header.length
-  if (r.watchId) pos = writeVarintField(out, pos, 2, r.watchId)
-  if (r.created) pos = writeVarintField(out, pos, 3, 1)
-  if (r.canceled) pos = writeVarintField(out, pos, 4, 1)
-  if (r.compactRevision) pos = writeVarintField(out, pos, 5, r.compactRevision)
-  if (reason !== undefined) {
-    out[pos++] = (6 << 3) | WIRE_LEN
-    pos = writeVarint(out, pos, reason.length)
-    out.set(reason, pos)
-    pos += reason.length
-  }
-  if (r.fragment) pos = writeVarintField(out, pos, 7, 1)
-  out.set(section, pos)
+  out.set(section, writeFixedFields(out, r, header, reason))
   return out
 }

@@ -51,9 +51,31 @@ export function encodeEvent(ev: WireEvent): Uint8Array {
 const textEncoder = new TextEncoder()
 const EVENTS_TAG = (11 << 3) | WIRE_LEN
 
-function fixedSize(r: WireWatchResponse, headerLen: number, reasonLen: number): number {
+/** Encoded size of a WatchResponse's fields other than its events (header and cancel reason already encoded). */
+export function fixedSize(r: WireWatchResponse, headerLen: number, reasonLen: number): number {
   return headerLen + (r.watchId ? 1 + varintSize(r.watchId) : 0) + (r.created ? 2 : 0) + (r.canceled ? 2 : 0) +
     (r.compactRevision ? 1 + varintSize(r.compactRevision) : 0) + (reasonLen ? lenFieldSize(reasonLen) : 0) + (r.fragment ? 2 : 0)
+}
+
+/**
+ * Write a WatchResponse's fields other than its events (fields 1 to 7) at the start of `out`, with the
+ * header and cancel reason already encoded; returns the position after them (where the events go).
+ */
+export function writeFixedFields(out: Uint8Array, r: WireWatchResponse, header: Uint8Array, reason: Uint8Array | undefined): number {
+  out.set(header, 0)
+  let pos = header.length
+  if (r.watchId) pos = writeVarintField(out, pos, 2, r.watchId)
+  if (r.created) pos = writeVarintField(out, pos, 3, 1)
+  if (r.canceled) pos = writeVarintField(out, pos, 4, 1)
+  if (r.compactRevision) pos = writeVarintField(out, pos, 5, r.compactRevision)
+  if (reason !== undefined) {
+    out[pos++] = (6 << 3) | WIRE_LEN
+    pos = writeVarint(out, pos, reason.length)
+    out.set(reason, pos)
+    pos += reason.length
+  }
+  if (r.fragment) pos = writeVarintField(out, pos, 7, 1)
+  return pos
 }
 
 /** Encoded size of a WatchResponse (what etcd's fragmenting compares with its limit). */
@@ -75,19 +97,7 @@ export function encodeWatchResponse(r: WireWatchResponse): Buffer {
     size += lenFieldSize(b.length)
   }
   const out = Buffer.allocUnsafe(size)
-  out.set(header, 0)
-  let pos = header.length
-  if (r.watchId) pos = writeVarintField(out, pos, 2, r.watchId)
-  if (r.created) pos = writeVarintField(out, pos, 3, 1)
-  if (r.canceled) pos = writeVarintField(out, pos, 4, 1)
-  if (r.compactRevision) pos = writeVarintField(out, pos, 5, r.compactRevision)
-  if (reason !== undefined) {
-    out[pos++] = (6 << 3) | WIRE_LEN
-    pos = writeVarint(out, pos, reason.length)
-    out.set(reason, pos)
-    pos += reason.length
-  }
-  if (r.fragment) pos = writeVarintField(out, pos, 7, 1)
+  let pos = writeFixedFields(out, r, header, reason)
   for (const b of evs) {
     out[pos++] = EVENTS_TAG
     pos = writeVarint(out, pos, b.length)
