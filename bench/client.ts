@@ -12,7 +12,7 @@ import { SampleBuffer, quantile } from './lib/stats.js'
 import {
   HOT_KEYS, MIX_KEYS, OPS, PREFIX_KEYS, TXN_PUTS, type ClientResult, type LoadParams, type Op,
 } from './lib/workloads.js'
-import { numberArg } from './lib/args.js'
+import { LOAD_PARAM_OPTIONS, loadParamsOf, numberArg } from './lib/args.js'
 import { MeasureWindow } from './lib/measure-window.js'
 
 interface ClientArgs extends LoadParams {
@@ -32,12 +32,7 @@ function parseClientArgs(argv: readonly string[]): ClientArgs {
       op: { type: 'string' },
       clients: { type: 'string', default: '1' },
       channels: { type: 'string', default: '1' },
-      seconds: { type: 'string', default: '5' },
-      warmup: { type: 'string', default: '1' },
-      'key-size': { type: 'string', default: '16' },
-      'value-size': { type: 'string', default: '64' },
-      'key-space': { type: 'string', default: '100000' },
-      serializable: { type: 'boolean', default: false },
+      ...LOAD_PARAM_OPTIONS,
       token: { type: 'string' },
     },
     strict: true,
@@ -53,12 +48,7 @@ function parseClientArgs(argv: readonly string[]): ClientArgs {
     op,
     clients,
     channels,
-    seconds: numberArg('seconds', values.seconds, 0.1),
-    warmupSeconds: numberArg('warmup', values.warmup, 0),
-    keySize: Math.floor(numberArg('key-size', values['key-size'], 2)),
-    valueSize: Math.floor(numberArg('value-size', values['value-size'], 0)),
-    keySpace: Math.floor(numberArg('key-space', values['key-space'], 1)),
-    serializable: values.serializable,
+    ...loadParamsOf(values),
     token: values.token,
   }
 }

@@ -30,7 +30,7 @@ import {
   killStartupServersSync, printStartupTable, runStartupWorkload, startupRatios, summarizeStartup,
   STARTUP_VALUE_SIZE, STARTUP_WORKLOAD, type StartupMeasurement,
 } from './lib/startup-run.js'
-import { numberArg } from './lib/args.js'
+import { LOAD_PARAM_OPTIONS, loadParamsOf, numberArg } from './lib/args.js'
 import { collectMachineInfo, commandLine, etcdVersionLine, writeReport, type ReportMeta } from './lib/report.js'
 
 const CLIENT_JS = fileURLToPath(new URL('./client.js', import.meta.url))
@@ -117,14 +117,11 @@ function parseRunArgs(argv: readonly string[]): RunArgs | undefined {
   const { values } = parseArgs({
     args: [...argv],
     options: {
+      ...LOAD_PARAM_OPTIONS,
+      // No default: $BENCH_SECONDS stands in for a missing --seconds.
       seconds: { type: 'string' },
-      warmup: { type: 'string', default: '1' },
       rounds: { type: 'string', default: '1' },
       workloads: { type: 'string' },
-      'key-size': { type: 'string', default: '16' },
-      'value-size': { type: 'string', default: '64' },
-      'key-space': { type: 'string', default: '100000' },
-      serializable: { type: 'boolean', default: false },
       auth: { type: 'boolean', default: false },
       'unsafe-no-fsync': { type: 'boolean', default: false },
       'skip-ceilings': { type: 'boolean', default: false },
@@ -166,8 +163,7 @@ function parseRunArgs(argv: readonly string[]): RunArgs | undefined {
   if (badServer !== undefined || servers.length === 0) throw new Error(`--servers takes etcd and/or etcdlite, got ${values.servers}`)
   return {
     servers: SERVER_ORDER.filter((n) => servers.includes(n)),
-    seconds: numberArg('seconds', values.seconds ?? process.env['BENCH_SECONDS'] ?? '5', 0.1),
-    warmupSeconds: numberArg('warmup', values.warmup, 0),
+    ...loadParamsOf({ ...values, seconds: values.seconds ?? process.env['BENCH_SECONDS'] }),
     rounds: Math.floor(numberArg('rounds', values.rounds, 1)),
     workloads,
     watchWorkloads,
@@ -176,10 +172,6 @@ function parseRunArgs(argv: readonly string[]): RunArgs | undefined {
     startupKeys: values['startup-keys'] === undefined ? STARTUP_WORKLOAD.keys : Math.floor(numberArg('startup-keys', values['startup-keys'], 1)),
     expiryLeases: values['expiry-leases'] === undefined ? undefined : Math.floor(numberArg('expiry-leases', values['expiry-leases'], 1)),
     expiryTtlSeconds: values['expiry-ttl'] === undefined ? undefined : Math.floor(numberArg('expiry-ttl', values['expiry-ttl'], 1)),
-    keySize: Math.floor(numberArg('key-size', values['key-size'], 2)),
-    valueSize: Math.floor(numberArg('value-size', values['value-size'], 0)),
-    keySpace: Math.floor(numberArg('key-space', values['key-space'], 1)),
-    serializable: values.serializable,
     watchProcs: Math.floor(numberArg('watch-procs', values['watch-procs'], 1)),
     watchPrefix: values['watch-prefix'],
     etcdliteNodeArgs: splitArgs(values['etcdlite-node-args']),

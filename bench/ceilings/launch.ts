@@ -4,6 +4,7 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
 import { NODE_FLAGS } from '../../src/etcdmain/node-flags.js'
+import { readyFromStdout } from '../lib/servers.js'
 
 const live = new Set<ChildProcess>()
 
@@ -49,25 +50,10 @@ export async function startCeilingServer(name: string, script: string, args: rea
   }
   let port: number
   try {
-    port = await new Promise<number>((resolve, reject) => {
-      let out = ''
-      const timer = setTimeout(() => reject(new Error(`${name}: no ready line within ${READY_TIMEOUT_MS} ms: ${stderr}`)), READY_TIMEOUT_MS)
-      const onData = (d: Buffer): void => {
-        out += d.toString()
-        const m = /^ready (\d+)$/m.exec(out)
-        if (m?.[1] !== undefined) {
-          clearTimeout(timer)
-          proc.stdout?.off('data', onData)
-          proc.stdout?.resume()
-          resolve(Number(m[1]))
-        }
-      }
-      proc.stdout?.on('data', onData)
-      proc.once('exit', (code, signal) => {
-        clearTimeout(timer)
-        reject(new Error(`${name} exited (${String(code ?? signal)}) before ready: ${stderr}`))
-      })
-    })
+    port = await readyFromStdout(proc, name, (out) => {
+      const m = /^ready (\d+)$/m.exec(out)
+      return m?.[1] === undefined ? undefined : Number(m[1])
+    }, READY_TIMEOUT_MS, () => stderr)
   } catch (e) {
     killSync()
     throw e

@@ -12,7 +12,7 @@ import { processRssMiB, ServerCpuWindow } from '../lib/servers.js'
 import { fmt, printRows } from '../lib/table.js'
 import { MEASURE_END, MEASURE_START, WORKLOADS, type ClientResult, type LoadParams, type Workload } from '../lib/workloads.js'
 import { killCeilingServersSync, startCeilingServer, type CeilingServer } from './launch.js'
-import { numberArg } from '../lib/args.js'
+import { LOAD_PARAM_OPTIONS, loadParamsOf } from '../lib/args.js'
 
 const CLIENT_JS = fileURLToPath(new URL('../client.js', import.meta.url))
 const SERVER_JS = fileURLToPath(new URL('./rpc-ceiling-server.js', import.meta.url))
@@ -66,12 +66,7 @@ function parseCli(argv: readonly string[]): { readonly workloads: readonly Workl
     args: [...argv],
     options: {
       workloads: { type: 'string' },
-      seconds: { type: 'string', default: '5' },
-      warmup: { type: 'string', default: '1' },
-      'key-size': { type: 'string', default: '16' },
-      'value-size': { type: 'string', default: '64' },
-      'key-space': { type: 'string', default: '100000' },
-      serializable: { type: 'boolean', default: false },
+      ...LOAD_PARAM_OPTIONS,
     },
     strict: true,
   })
@@ -83,14 +78,7 @@ function parseCli(argv: readonly string[]): { readonly workloads: readonly Workl
   })
   return {
     workloads,
-    params: {
-      seconds: numberArg('seconds', values.seconds, 0.1),
-      warmupSeconds: numberArg('warmup', values.warmup, 0),
-      keySize: Math.floor(numberArg('key-size', values['key-size'], 2)),
-      valueSize: Math.floor(numberArg('value-size', values['value-size'], 0)),
-      keySpace: Math.floor(numberArg('key-space', values['key-space'], 1)),
-      serializable: values.serializable,
-    },
+    params: loadParamsOf(values),
   }
 }
 

@@ -84,6 +84,33 @@ export function etcdliteArgs(launch: EtcdliteLaunch, dataDir: string): string[] 
   ]
 }
 
+/**
+ * Wait until `proc` says on stdout that it serves: `parse` returns the value once the output so far holds
+ * it. Rejects when the process exits first, or after `timeoutMs`; `stderr()` gives its stderr tail for the
+ * message. Stdout is drained from then on.
+ */
+export function readyFromStdout<T>(proc: ChildProcess, name: string, parse: (out: string) => T | undefined, timeoutMs: number, stderr: () => string): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    let out = ''
+    const timer = setTimeout(() => reject(new Error(`${name}: no ready line within ${timeoutMs / 1000} s: ${stderr()}`)), timeoutMs)
+    const onData = (d: Buffer): void => {
+      out += d.toString()
+      const v = parse(out)
+      if (v !== undefined) {
+        clearTimeout(timer)
+        proc.stdout?.off('data', onData)
+        proc.stdout?.resume()
+        resolve(v)
+      }
+    }
+    proc.stdout?.on('data', onData)
+    proc.once('exit', (code, signal) => {
+      clearTimeout(timer)
+      reject(new Error(`${name} exited (${String(code ?? signal)}) before ready: ${stderr()}`))
+    })
+  })
+}
+
 /** Start the etcdlite CLI on port 0 with a fresh temp data dir on disk (not --memory) and default durability. */
 export async function startEtcdlite(launch: EtcdliteLaunch): Promise<BenchServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'etcdlite-bench-'))
@@ -98,25 +125,7 @@ export async function startEtcdlite(launch: EtcdliteLaunch): Promise<BenchServer
   }
   let endpoint: string
   try {
-    endpoint = await new Promise<string>((resolve, reject) => {
-      let out = ''
-      const timer = setTimeout(() => reject(new Error('etcdlite: no ready line within 20 s')), 20_000)
-      const onData = (d: Buffer): void => {
-        out += d.toString()
-        const address = etcdliteReadyAddress(out)
-        if (address !== undefined) {
-          clearTimeout(timer)
-          proc.stdout?.off('data', onData)
-          proc.stdout?.resume()
-          resolve(address)
-        }
-      }
-      proc.stdout?.on('data', onData)
-      proc.once('exit', (code) => {
-        clearTimeout(timer)
-        reject(new Error(`etcdlite exited with ${String(code)} before ready: ${stderr}`))
-      })
-    })
+    endpoint = await readyFromStdout(proc, 'etcdlite', etcdliteReadyAddress, 20_000, () => stderr)
   } catch (e) {
     killSync()
     throw e

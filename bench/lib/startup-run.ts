@@ -517,22 +517,12 @@ export async function runStartupWorkload(kind: ServerName, p: StartupParams): Pr
 /** One start-up measurement as bench/run.ts records it. */
 export type StartupMeasurement = StartupFigures & { readonly round: number; readonly workload: string; readonly server: ServerName }
 
-export interface StartupServerSummary {
-  readonly keys: number
-  readonly loadSeconds: number
-  readonly loadKeysPerSec: number
-  readonly rssEmptyMiB: number | null
-  readonly rssLoadedMiB: number | null
-  readonly rssPerKeyBytes: number | null
-  readonly readySeconds: number
-  readonly readyEmptySeconds: number
-  readonly startupSeconds: number
-  readonly crashStartupSeconds: number
-  readonly rssAfterRestartMiB: number | null
-  readonly rssPerKeyAfterRestartBytes: number | null
-  readonly rssFileAfterRestartMiB: number | null
-  readonly dataDirMiB: number
-  readonly serverCpuStartupSeconds: number | null
+/** The medians over rounds of one server's start-up figures (the same fields), and the rounds that went wrong. */
+export type StartupServerSummary = Pick<StartupFigures,
+  'keys' | 'loadSeconds' | 'loadKeysPerSec' | 'rssEmptyMiB' | 'rssLoadedMiB' | 'rssPerKeyBytes' | 'readySeconds' | 'readyEmptySeconds' |
+  'startupSeconds' | 'crashStartupSeconds' | 'rssAfterRestartMiB' | 'rssPerKeyAfterRestartBytes' | 'rssFileAfterRestartMiB' | 'dataDirMiB' |
+  'serverCpuStartupSeconds'
+> & {
   /** Rounds where the count after the restart was not `keys`, or the first stop was not clean. */
   readonly problems: number
 }

@@ -22,7 +22,7 @@ export function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
 
 /** The binary-safe, order-preserving string form of a byte string (one char per byte). */
 export function bytesToLatin1(b: Uint8Array): string {
-  return Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('latin1')
+  return latin1Range(b, 0, b.length)
 }
 
 /** The bytes of a latin1 string made by bytesToLatin1, as a fresh plain Uint8Array. */
@@ -32,7 +32,7 @@ export function latin1ToBytes(s: string): Uint8Array {
   return out
 }
 
-/** bytesToLatin1 of b[start, end), without copying the bytes first. */
+/** bytesToLatin1 of b[start, end), without copying the bytes first (and without a wrapper when b is a Buffer). */
 export function latin1Range(b: Uint8Array, start: number, end: number): string {
   return (Buffer.isBuffer(b) ? b : Buffer.from(b.buffer, b.byteOffset, b.byteLength)).toString('latin1', start, end)
 }
