@@ -3,7 +3,6 @@
 // registered, so a runner's exit path can kill them synchronously (killCeilingServersSync).
 import { spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
-import { NODE_FLAGS } from '../../src/etcdmain/node-flags.js'
 import { readyFromStdout } from '../lib/servers.js'
 
 const live = new Set<ChildProcess>()
@@ -30,10 +29,9 @@ const READY_TIMEOUT_MS = 20_000
 /**
  * Start `script` (a ceiling server's compiled .js) with `args` and wait for its `ready <port>` line. The
  * child also gets `--exit-on-stdin-close`, so it stops by itself if this process dies without killing it.
- * It runs with etcdlite's own V8 flags (NODE_FLAGS), so the ceiling and the server it bounds share a heap setup.
  */
 export async function startCeilingServer(name: string, script: string, args: readonly string[], nodeArgs: readonly string[] = []): Promise<CeilingServer> {
-  const proc = spawn(process.execPath, [...NODE_FLAGS, ...nodeArgs, script, ...args, '--exit-on-stdin-close'], { stdio: ['pipe', 'pipe', 'pipe'] })
+  const proc = spawn(process.execPath, [...nodeArgs, script, ...args, '--exit-on-stdin-close'], { stdio: ['pipe', 'pipe', 'pipe'] })
   live.add(proc)
   const exited = once(proc, 'exit').then(() => {
     live.delete(proc)

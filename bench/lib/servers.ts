@@ -6,7 +6,6 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { ETCDLITE_BIN, etcdliteReadyAddress, startReferenceEtcd } from '../../test/helpers/processes.js'
-import { NODE_FLAGS } from '../../src/etcdmain/node-flags.js'
 
 export type ServerName = 'etcd' | 'etcdlite'
 
@@ -75,11 +74,11 @@ export interface EtcdliteLaunch {
 
 /**
  * node's arguments for the etcdlite CLI on `dataDir`, its client listener on port 0 (the bench's servers):
- * the V8 flags the CLI's shebang and `npm start` use (NODE_FLAGS), then `launch.nodeArgs`.
+ * `launch.nodeArgs`, then the CLI and its flags.
  */
 export function etcdliteArgs(launch: EtcdliteLaunch, dataDir: string): string[] {
   return [
-    ...NODE_FLAGS, ...launch.nodeArgs, launch.bin ?? ETCDLITE_BIN,
+    ...launch.nodeArgs, launch.bin ?? ETCDLITE_BIN,
     '--listen-client-urls', 'http://127.0.0.1:0', '--data-dir', dataDir, '--log-level', 'warn', ...launch.args,
   ]
 }

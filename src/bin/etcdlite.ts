@@ -1,4 +1,4 @@
-#!/usr/bin/env -S node --max-semi-space-size=32
+#!/usr/bin/env node
 import { main } from '../etcdmain/etcd-main.js'
 
 main(process.argv.slice(2)).then(
