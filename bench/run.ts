@@ -15,6 +15,7 @@ import { processRssMiB, ServerCpuWindow, startEtcd, startEtcdlite, type BenchSer
 import { MEASURE_END, MEASURE_START, WORKLOADS, type ClientResult, type LoadParams, type Workload } from './lib/workloads.js'
 import { runWatchWorkload, type CatchupFigures, type FanoutFigures, type MemFigures, type WatchFigures } from './lib/watch-run.js'
 import { WATCH_WORKLOADS, type WatchWorkload } from './lib/watch-workloads.js'
+import { waitForQuiet } from './lib/quiet.js'
 import { leaseRatios, printLeaseTables, runLeaseWorkload, summarizeLease, type LeaseMeasurement } from './lib/lease-run.js'
 import { LEASE_WORKLOADS, type LeaseWorkload } from './lib/lease-workloads.js'
 import { AUTH_DECOYS, enableBenchAuth } from './lib/auth-setup.js'
@@ -492,6 +493,11 @@ async function main(): Promise<number> {
   const log = (msg: string): void => {
     process.stderr.write(`bench: ${msg}\n`)
   }
+  // Before each measurement: let the work the last one left behind finish first (see lib/quiet.ts).
+  const settle = async (): Promise<void> => {
+    const q = await waitForQuiet()
+    if (!q.quiet) log(`the machine did not go quiet within ${q.waitedMs / 1000} s; measuring anyway`)
+  }
   // The run's metadata, first on stdout, so `node build/bench/report.js saved.jsonl` can rebuild the same report.
   const meta: ReportMeta = {
     command: commandLine(process.argv.slice(2), process.env['npm_lifecycle_event'] === 'bench' ? 'npm run bench --' : 'node build/bench/run.js'),
@@ -531,6 +537,7 @@ async function main(): Promise<number> {
               const server = shared.get(name)
               if (server === undefined) throw new Error(`no server ${name}`)
               log(`round ${round + 1}/${args.rounds} ${w.name} on ${name}`)
+              await settle()
               const { result, serverCpuPct } = await runClient(server, w, args, tokens.get(name))
               const rss = processRssMiB(server.pid)
               const serverCpuUsPerOp = serverCpuPct === null || result.opsPerSec === 0 ? null : Number(((serverCpuPct * 1e4) / result.opsPerSec).toFixed(1))
@@ -543,6 +550,7 @@ async function main(): Promise<number> {
             }
             if (rpcCeiling !== undefined && RPC_CEILING_OPS.has(w.op)) {
               log(`round ${round + 1}/${args.rounds} ${w.name} on the rpc ceiling`)
+              await settle()
               const c: RpcCeilingMeasurement = { ...(await runRpcCeiling(rpcCeiling, w, args)), round: round + 1, workload: w.name }
               rpcCeilings.push(c)
               emit({ type: 'ceiling', kind: 'rpc', ...c })
@@ -550,6 +558,7 @@ async function main(): Promise<number> {
           }
           if (args.ceilings) {
             log(`round ${round + 1}/${args.rounds} storage ceiling`)
+            await settle()
             const rows = await runStorageCeiling({
               seconds: args.seconds, warmupSeconds: args.warmupSeconds, keySize: args.keySize, valueSize: args.valueSize,
               keySpace: args.keySpace, dir: tmp, syncModes: args.unsafeNoFsync ? [false] : [true, false],
@@ -573,6 +582,7 @@ async function main(): Promise<number> {
           log(`round ${round + 1}/${args.rounds} ${w.name} on ${name} (fresh server)`)
           const server = await startServer(name, args)
           try {
+            await settle()
             const figures = await runWatchWorkload(server, w, { ...args, tmpDir: tmp }, `${w.name}-${name}-r${round + 1}`)
             const m: WatchMeasurement = { ...figures, round: round + 1, workload: w.name, server: name }
             watchResults.push(m)
@@ -583,6 +593,7 @@ async function main(): Promise<number> {
         }
         if (args.ceilings && w.kind === 'fanout') {
           log(`round ${round + 1}/${args.rounds} ${w.name} on the push ceiling`)
+          await settle()
           const c: PushCeilingMeasurement = {
             ...(await runPushCeiling({
               seconds: args.seconds, warmupSeconds: args.warmupSeconds, watchers: w.watchers, streams: w.streams,
@@ -603,6 +614,7 @@ async function main(): Promise<number> {
           log(`round ${round + 1}/${args.rounds} ${w.name} on ${name} (fresh server)`)
           const server = await startServer(name, args)
           try {
+            await settle()
             const figures = await runLeaseWorkload(server, w, args, `${w.name}-${name}-r${round + 1}`)
             const m: LeaseMeasurement = { ...figures, round: round + 1, workload: w.name, server: name }
             leaseResults.push(m)
