@@ -319,6 +319,8 @@ interface FanoutSummary {
   readonly serverUsPerEvent: number | null
   readonly clientCpuPct: number
   readonly clientUsPerEvent: number | null
+  /** The writer process's CPU in % of one core. */
+  readonly writerCpuPct: number
   readonly errors: number
 }
 
@@ -340,6 +342,7 @@ function summarizeFanout(ms: readonly FanoutFigures[]): FanoutSummary {
     serverUsPerEvent: present(ms.map((m) => m.serverUsPerEvent)),
     clientCpuPct: median(ms.map((m) => m.clientCpuPct)),
     clientUsPerEvent: present(ms.map((m) => m.clientUsPerEvent)),
+    writerCpuPct: median(ms.map((m) => m.writerCpuPct)),
     errors: ms.reduce((a, m) => a + m.errors, 0),
   }
 }
@@ -592,12 +595,15 @@ async function main(): Promise<number> {
           }
         }
         if (args.ceilings && w.kind === 'fanout') {
-          log(`round ${round + 1}/${args.rounds} ${w.name} on the push ceiling`)
+          // Responses as full as the fuller of the two servers' in this round: pre-encoded, as batched.
+          const eventsPerResponse = Math.max(1, ...watchResults.filter((m) => m.workload === w.name && m.round === round + 1)
+            .map((m) => (m.kind === 'fanout' && m.responsesPerSec > 0 ? Math.round(m.eventsPerSec / m.responsesPerSec) : 1)))
+          log(`round ${round + 1}/${args.rounds} ${w.name} on the push ceiling (${eventsPerResponse} event(s) per response)`)
           await settle()
           const c: PushCeilingMeasurement = {
             ...(await runPushCeiling({
               seconds: args.seconds, warmupSeconds: args.warmupSeconds, watchers: w.watchers, streams: w.streams,
-              eventsPerResponse: 1, keySize: args.keySize, valueSize: args.valueSize, watchProcs: args.watchProcs,
+              eventsPerResponse, keySize: args.keySize, valueSize: args.valueSize, watchProcs: args.watchProcs,
             })),
             round: round + 1,
             workload: w.name,

@@ -6,6 +6,7 @@ import { execFileSync } from 'node:child_process'
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { arch, cpus, release, totalmem, type } from 'node:os'
 import { join } from 'node:path'
+import { fanoutOutOfReach, kvOutOfReach, type FanoutRun, type OutOfReach } from './report-reach.js'
 import { median } from './stats.js'
 import { renderBarChart, type ChartGroup, type ChartSeries } from './svg-chart.js'
 
@@ -83,13 +84,14 @@ interface Parsed {
   /** Ceiling summaries (`ceilingOf`), keyed `rpc:<workload>` or `push:<workload>`. */
   readonly ceilingOf: Map<string, Obj>
   readonly rpcRounds: Obj[]
+  readonly pushRounds: Obj[]
   readonly storage: Obj[]
   readonly kvResults: Obj[]
 }
 
 function parseLines(lines: readonly object[]): Parsed {
   const p: Parsed = {
-    kv: new Map(), watch: new Map(), lease: new Map(), startup: new Map(), ceilingOf: new Map(), rpcRounds: [], storage: [], kvResults: [],
+    kv: new Map(), watch: new Map(), lease: new Map(), startup: new Map(), ceilingOf: new Map(), rpcRounds: [], pushRounds: [], storage: [], kvResults: [],
   }
   for (const line of lines) {
     if (!isObj(line)) continue
@@ -98,6 +100,7 @@ function parseLines(lines: readonly object[]): Parsed {
     const workload = str(line, 'workload')
     if (t === 'ceiling') {
       if (kind === 'rpc') p.rpcRounds.push(line)
+      else if (kind === 'push') p.pushRounds.push(line)
       else if (kind === 'storage') p.storage.push(line)
     } else if (t === 'result') {
       if (workload !== null && str(line, 'op') !== null && str(line, 'server') !== null) p.kvResults.push(line)
@@ -228,7 +231,8 @@ export function parseMeta(x: unknown): ReportMeta | undefined {
 // ---------------------------------------------------------------------------------------------------
 // Targets (issue 6, scope item 5)
 
-export type Verdict = 'yes' | 'no' | '-'
+/** 'out of reach': not met, and the run's own ceilings show no server could meet it here (report-reach.ts). */
+export type Verdict = 'yes' | 'no' | 'out of reach' | '-'
 
 export interface TargetRow {
   readonly target: string
@@ -240,11 +244,45 @@ export interface TargetRow {
 const verdict = (ok: boolean | null): Verdict => (ok === null ? '-' : ok ? 'yes' : 'no')
 
 /** The targets of issue 6 scope item 5, each computed from the lines; '-' when the run did not measure it. */
-export function computeTargets(lines: readonly object[]): TargetRow[] {
-  return targetsOf(parseLines(lines))
+/** `cores`: the run's machine's (default: this one's), for the CPU budgets of report-reach.ts. */
+export function computeTargets(lines: readonly object[], cores = collectMachineInfo().cores): TargetRow[] {
+  return targetsOf(parseLines(lines), cores)
 }
 
-function targetsOf(p: Parsed): TargetRow[] {
+/** A target not met that the bound rules out gets 'out of reach' and the bound's reason as its note. */
+function reachable(row: TargetRow, beyond: OutOfReach): TargetRow {
+  return row.met === 'no' && beyond !== undefined ? { ...row, met: 'out of reach', note: beyond } : row
+}
+
+/** The fan-out CPU budget (report-reach.ts) from the summary, the put-16conn RPC ceiling and the push ceiling. */
+function fanoutBeyond(p: Parsed, w: string, s: Obj | undefined, cores: number): OutOfReach {
+  const run = (o: Obj | undefined): FanoutRun | undefined => {
+    const ev = num(o, 'eventsPerSec')
+    const puts = num(o, 'putsPerSec')
+    const writer = num(o, 'writerCpuPct')
+    const client = num(o, 'clientUsPerEvent')
+    return ev === null || puts === null || writer === null || client === null ? undefined : { eventsPerSec: ev, putsPerSec: puts, writerCpuPct: writer, clientUsPerEvent: client }
+  }
+  const etcd = run(sub(s, 'etcd'))
+  const lite = run(sub(s, 'etcdlite'))
+  const watchers = num(s, 'watchers')
+  if (etcd === undefined || lite === undefined || watchers === null) return undefined
+  // The writer is put-16conn's load: that workload's RPC ceiling is what answering its puts costs at least.
+  const ceilingRounds = p.rpcRounds.filter((r) => str(r, 'workload') === 'put-16conn')
+  const ceilingUsPerPut = medianOf(ceilingRounds.map((r) => num(r, 'serverCpuUsPerOp')))
+  const ceilingClient = medianOf(ceilingRounds.map((r) => {
+    const cpu = num(r, 'clientCpuPct')
+    const ops = num(r, 'opsPerSec')
+    return cpu === null || ops === null || ops <= 0 ? null : cpu / 100 / ops
+  }))
+  const pushUsPerEvent = medianOf(p.pushRounds.filter((r) => str(r, 'workload') === w).map((r) => num(r, 'serverUsPerEvent')))
+  return fanoutOutOfReach({
+    factor: 1.5, watchers, cores, etcd, lite, ceilingUsPerPut,
+    ceilingWriterCoresPerPut: ceilingClient, pushUsPerEvent,
+  })
+}
+
+function targetsOf(p: Parsed, cores: number): TargetRow[] {
   const rows: TargetRow[] = []
   const opsRatio = (w: string): number | null => {
     const s = p.kv.get(w)
@@ -252,7 +290,8 @@ function targetsOf(p: Parsed): TargetRow[] {
   }
   for (const w of ['put-16conn', 'range-16conn']) {
     const r = opsRatio(w)
-    rows.push({ target: `${w}: etcdlite ops/s ≥ 1.5 × etcd`, measured: fmtRatio(r), met: verdict(r === null ? null : r >= 1.5), note: '' })
+    const beyond = kvOutOfReach(1.5, num(sub(p.kv.get(w), 'etcd'), 'opsPerSec'), num(p.ceilingOf.get(`rpc:${w}`), 'ceiling'))
+    rows.push(reachable({ target: `${w}: etcdlite ops/s ≥ 1.5 × etcd`, measured: fmtRatio(r), met: verdict(r === null ? null : r >= 1.5), note: '' }, beyond))
     if (w === 'put-16conn') {
       const lite = num(sub(p.kv.get(w), 'etcdlite'), 'opsPerSec') ?? num(p.ceilingOf.get(`rpc:${w}`), 'lite')
       const ceiling = num(p.ceilingOf.get(`rpc:${w}`), 'ceiling')
@@ -275,12 +314,12 @@ function targetsOf(p: Parsed): TargetRow[] {
     // A null p99 of a server that ran is "lost" (the quantile never arrived): worse than any number.
     const p99Ok = !bothRan ? null : lp99 === null ? false : ep99 === null ? true : ep99 / lp99 >= 1
     const p99Text = !bothRan ? '-' : lp99 === null ? 'etcdlite p99 lost' : ep99 === null ? 'etcd p99 lost' : `p99 ${fmtRatio(ep99 / lp99)}`
-    rows.push({
+    rows.push(reachable({
       target: `${w}: events/s ≥ 1.5 × etcd at no worse p99`,
       measured: evRatio === null ? '-' : `events ${fmtRatio(evRatio)}, ${p99Text}`,
       met: verdict(evRatio === null || p99Ok === null ? null : evRatio >= 1.5 && p99Ok),
       note: '',
-    })
+    }, fanoutBeyond(p, w, s, cores)))
   }
   const bpw = num(sub(p.watch.get('watch-mem-100k'), 'etcdlite'), 'bytesPerWatcher')
   rows.push({ target: 'watch-mem-100k: etcdlite memory per watcher ≤ 1 KiB', measured: bpw === null ? '-' : `${fmtNum(bpw, 0)} B`, met: verdict(bpw === null ? null : bpw <= 1024), note: '' })
@@ -571,9 +610,10 @@ export function buildReport(lines: readonly object[], meta: ReportMeta): Report 
     ['command', mdCode(meta.command)],
     ['durability', durability],
   ], true)
-  const targets = targetsOf(p)
+  const targets = targetsOf(p, m.cores)
   const measured = targets.filter((t) => t.met !== '-')
-  const mark = (v: Verdict): string => (v === 'yes' ? '✅ yes' : v === 'no' ? '❌ no' : '-')
+  const mark = (v: Verdict): string => (v === 'yes' ? '✅ yes' : v === 'no' ? '❌ no' : v === 'out of reach' ? '⛔ no, out of reach here' : '-')
+  const beyond = measured.filter((t) => t.met === 'out of reach').length
   const sections = [kvSection(p, charts), watchSection(p, charts), leaseSection(p, charts), startupSection(p, charts), storageSection(p)]
     .filter((s): s is Section => s !== undefined)
   const md: string[] = [
@@ -588,7 +628,8 @@ export function buildReport(lines: readonly object[], meta: ReportMeta): Report 
     '## Targets (issue 6)',
     '',
     `${measured.filter((t) => t.met === 'yes').length} of ${measured.length} measured targets met` +
-      `${measured.length < targets.length ? ` (${targets.length - measured.length} not measured in this run)` : ''}.`,
+      `${measured.length < targets.length ? ` (${targets.length - measured.length} not measured in this run)` : ''}` +
+      `${beyond === 0 ? '' : `; ${beyond} of those not met are out of reach on this machine, by the run's own ceilings (see the notes)`}.`,
     '',
     mdTable(['target', 'measured', 'met', 'note'], targets.map((t) => [t.target, t.measured, mark(t.met), t.note]), true),
     '',

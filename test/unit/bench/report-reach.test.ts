@@ -1,0 +1,43 @@
+import { describe, it } from 'node:test'
+import assert from 'node:assert/strict'
+import { fanoutOutOfReach, kvOutOfReach, type FanoutBudget } from '../../../bench/lib/report-reach.js'
+
+describe('bench report: targets out of reach', () => {
+  it('a KV target is out of reach only when the RPC ceiling is below it', () => {
+    const why = kvOutOfReach(1.5, 2000, 2400)
+    assert.ok(why?.includes('2,400 ops/s, 1.20× etcd, below the 3,000 ops/s'), why)
+    assert.equal(kvOutOfReach(1.5, 2000, 3000), undefined) // exactly reachable
+    assert.equal(kvOutOfReach(1.5, 2000, 5000), undefined)
+    assert.equal(kvOutOfReach(1.5, null, 2400), undefined)
+    assert.equal(kvOutOfReach(1.5, 2000, null), undefined)
+  })
+
+  const base: FanoutBudget = {
+    factor: 1.5, watchers: 100, cores: 2,
+    // etcd 100,000 events/s → target 150,000 events/s = 1,500 puts/s.
+    etcd: { eventsPerSec: 100_000, putsPerSec: 1000, writerCpuPct: 60, clientUsPerEvent: 2 },
+    lite: { eventsPerSec: 80_000, putsPerSec: 800, writerCpuPct: 40, clientUsPerEvent: 3 },
+    ceilingUsPerPut: 250, ceilingWriterCoresPerPut: null, pushUsPerEvent: 1,
+  }
+
+  it('a fan-out target is out of reach when its cheapest CPU exceeds the cores', () => {
+    // writer: min(0.6/1000, 0.4/800) = 0.0005 cores·s/put × 1500 = 0.75; watchers: 2 µs × 150k = 0.3;
+    // answering: 250 µs × 1500 = 0.375; pushing: 1 µs × 150k = 0.15. Total 1.575 < 2: not ruled out.
+    assert.equal(fanoutOutOfReach(base), undefined)
+    // With 1.5 cores the same budget is over.
+    const why = fanoutOutOfReach({ ...base, cores: 1.5 })
+    assert.ok(why?.includes('150,000 events/s take at least 1,500 puts/s'), why)
+    assert.ok(why?.includes('the writer needs 0.75 cores, the watcher processes 0.30'), why)
+    assert.ok(why?.includes('canned responses 0.38 and pushing the events pre-encoded 0.15: 1.58 of'), why)
+  })
+
+  it('takes the cheapest writer cost, the RPC ceiling included, and needs the RPC ceiling', () => {
+    // A cheaper writer against the ceiling brings the total under the cores.
+    assert.ok(fanoutOutOfReach({ ...base, cores: 1.5 }) !== undefined)
+    assert.equal(fanoutOutOfReach({ ...base, cores: 1.5, ceilingWriterCoresPerPut: 0.0001 }), undefined)
+    assert.equal(fanoutOutOfReach({ ...base, cores: 1, ceilingUsPerPut: null }), undefined)
+    // Without a push ceiling the bound leaves the delivery out.
+    const why = fanoutOutOfReach({ ...base, cores: 1, pushUsPerEvent: null })
+    assert.ok(why !== undefined && !why.includes('pre-encoded'), why)
+  })
+})
