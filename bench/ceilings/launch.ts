@@ -46,21 +46,10 @@ export async function startCeilingServer(name: string, script: string, args: rea
   const killSync = (): void => {
     if (running()) proc.kill('SIGKILL')
   }
-  let port: number
-  try {
-    port = await readyFromStdout(proc, name, (out) => {
-      const m = /^ready (\d+)$/m.exec(out)
-      return m?.[1] === undefined ? undefined : Number(m[1])
-    }, READY_TIMEOUT_MS, () => stderr)
-  } catch (e) {
-    killSync()
-    throw e
-  }
-  const pid = proc.pid
-  if (pid === undefined) {
-    killSync()
-    throw new Error(`${name}: no pid`)
-  }
+  const { ready: port, pid } = await readyFromStdout(proc, name, (out) => {
+    const m = /^ready (\d+)$/m.exec(out)
+    return m?.[1] === undefined ? undefined : Number(m[1])
+  }, READY_TIMEOUT_MS, () => stderr, killSync)
   let disposing: Promise<void> | undefined
   return {
     name,

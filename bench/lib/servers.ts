@@ -85,10 +85,28 @@ export function etcdliteArgs(launch: EtcdliteLaunch, dataDir: string): string[] 
 
 /**
  * Wait until `proc` says on stdout that it serves: `parse` returns the value once the output so far holds
- * it. Rejects when the process exits first, or after `timeoutMs`; `stderr()` gives its stderr tail for the
- * message. Stdout is drained from then on.
+ * it; resolves to that value and the process's pid. When the process exits first, after `timeoutMs`, or
+ * without a pid, calls `killSync` and rejects; `stderr()` gives its stderr tail for the message. Stdout is
+ * drained from then on.
  */
-export function readyFromStdout<T>(proc: ChildProcess, name: string, parse: (out: string) => T | undefined, timeoutMs: number, stderr: () => string): Promise<T> {
+export async function readyFromStdout<T>(
+  proc: ChildProcess, name: string, parse: (out: string) => T | undefined, timeoutMs: number, stderr: () => string, killSync: () => void,
+): Promise<{ ready: T; pid: number }> {
+  let ready: T
+  try {
+    ready = await readyLine(proc, name, parse, timeoutMs, stderr)
+  } catch (e) {
+    killSync()
+    throw e
+  }
+  if (proc.pid === undefined) {
+    killSync()
+    throw new Error(`${name}: no pid`)
+  }
+  return { ready, pid: proc.pid }
+}
+
+function readyLine<T>(proc: ChildProcess, name: string, parse: (out: string) => T | undefined, timeoutMs: number, stderr: () => string): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     let out = ''
     const timer = setTimeout(() => reject(new Error(`${name}: no ready line within ${timeoutMs / 1000} s: ${stderr()}`)), timeoutMs)
@@ -122,18 +140,7 @@ export async function startEtcdlite(launch: EtcdliteLaunch): Promise<BenchServer
     if (running(proc)) proc.kill('SIGKILL')
     rmSync(dataDir, { recursive: true, force: true })
   }
-  let endpoint: string
-  try {
-    endpoint = await readyFromStdout(proc, 'etcdlite', etcdliteReadyAddress, 20_000, () => stderr)
-  } catch (e) {
-    killSync()
-    throw e
-  }
-  const pid = proc.pid
-  if (pid === undefined) {
-    killSync()
-    throw new Error('etcdlite: no pid')
-  }
+  const { ready: endpoint, pid } = await readyFromStdout(proc, 'etcdlite', etcdliteReadyAddress, 20_000, () => stderr, killSync)
   let disposed = false
   return {
     name: 'etcdlite',
