@@ -1,17 +1,21 @@
-// The key index written out at a clean close, so the next open reads a few large records instead of every
-// revision of the log (etcdlite's own; etcd rebuilds its index from bbolt on every start).
+// The key index written out beside the log, so an open reads a few large records instead of every revision
+// of the log (etcdlite's own; etcd rebuilds its index from bbolt on every start).
 //
 // Rebuilding the index from the revision log costs about 10 µs per stored revision, most of it LevelDB's
 // iterator handing each entry to JavaScript; 1M keys took ~10 s. The checkpoint is the index itself, encoded
-// compactly in ~1 MiB chunks, in the `meta` bucket. It is trusted only when it describes exactly the log
-// it lies beside:
-// - it is written by KvStore.close() as the last write before the database closes, and deleted (durably)
-//   by the open that reads it, before the store takes any write. A crash, a kill or a failed write leaves no
-//   checkpoint behind a newer log, so such a start rebuilds from the log as before;
-// - the header records the current and compacted revisions and the meta compaction markers, and the open
-//   checks them against the store, and that no revision past the current one is in the log;
+// compactly in ~1 MiB chunks, in the `meta` bucket. It is written by KvStore.close(), and in the background
+// while the store runs (IndexCheckpointer) so that a start after a crash reads it too. What it promises:
+// - every revision up to the header's `rev` is in its entries. An entry may also hold later revisions of
+//   its key (the background writer encodes the index across event-loop turns while writes go on), so the
+//   open replays the log past `rev` and skips, per key, what the entry already holds;
+// - its chunks are in the log no later than the revisions it describes, and its header after its chunks:
+//   the backend writes batches in order, so a durable header means durable chunks and revisions;
+// - the header records the compacted revision and the meta compaction markers; a compaction since then
+//   (which deletes revisions the entries still name) makes the open ignore it and rebuild from the log;
 // - every chunk carries a CRC-32; any mismatch, a missing chunk or an unknown format version means a full
 //   rebuild from the log (never an error: the log is the source of truth).
+// Chunks are numbered in two slots; a new checkpoint fills the slot the one in force does not use, and its
+// header replaces the old one in a single put, so a crash while writing leaves the old checkpoint intact.
 import { crc32 } from 'node:zlib'
 import type { Backend } from '../backend/backend.js'
 import { latin1Range } from '../pkg/bytes.js'
@@ -23,25 +27,32 @@ const FORMAT = 1
 const CHUNK_BYTES = 1 << 20
 const HEADER_KEY = Buffer.from('etcdliteIndexCheckpoint', 'latin1')
 const CHUNK_PREFIX = 'etcdliteIndexCheckpoint/'
+/** The first chunk number of each slot (chunk numbers are 8 digits; a checkpoint has far fewer chunks). */
+const SLOTS = [0, 10_000_000] as const
 
 /** What the checkpoint claims about the store it was taken from. */
 export interface CheckpointState {
-  /** The store's current revision at close. */
+  /** Every revision up to this one is in the entries (the store's revision when the writer started). */
   readonly rev: number
-  /** The compacted revision in force at close. */
+  /** The compacted revision in force then. */
   readonly compactRev: number
-  /** The raw meta compaction markers at close (hex, '' when absent): the open compares them byte for byte. */
+  /** The raw meta compaction markers then (hex, '' when absent): the open compares them byte for byte. */
   readonly scheduled: string
   readonly finished: string
 }
 
 interface Header extends CheckpointState {
   readonly format: number
+  /** The number of the first chunk (a slot's start); absent in headers written before slots: 0. */
+  readonly first?: number
   readonly keys: number
   readonly crcs: readonly number[]
 }
 
-/** A loaded checkpoint: the revision it was taken at, the index entries by latin1 key, and each live key's lease (only leased keys). */
+/**
+ * A loaded checkpoint: the revision it covers, the index entries by latin1 key, and each live key's lease
+ * as of its entry (only leased keys).
+ */
 export interface LoadedCheckpoint {
   readonly rev: number
   readonly byKey: Map<string, KeyIndex>
@@ -49,6 +60,11 @@ export interface LoadedCheckpoint {
 }
 
 const chunkKey = (i: number): Uint8Array => Buffer.from(`${CHUNK_PREFIX}${String(i).padStart(8, '0')}`, 'latin1')
+
+/** Whether a meta key belongs to the checkpoint (a cache of the log: hashes and snapshots leave it out). */
+export function isCheckpointKey(key: Uint8Array): boolean {
+  return key.length >= HEADER_KEY.length && Buffer.from(key.buffer, key.byteOffset, HEADER_KEY.length).equals(HEADER_KEY)
+}
 
 const hexOf = (b: Uint8Array | undefined): string => (b === undefined ? '' : Buffer.from(b).toString('hex'))
 
@@ -91,33 +107,94 @@ function writeEntry(out: Buffer, pos: number, ki: KeyIndex, lease: bigint): numb
 }
 
 /**
+ * Writes one checkpoint into the slot the checkpoint in force does not use. Entries are encoded as they are
+ * added and each full chunk is buffered into the backend at once; finish() buffers the header (replacing
+ * the old one) and the deletion of the old slot's chunks, abandon() the deletion of what was written. The
+ * caller commits.
+ */
+export class CheckpointWriter {
+  private readonly backend: Backend
+  private readonly previous: Header | undefined
+  /** The first chunk number of the slot the checkpoint in force uses (undefined: none readable). */
+  private readonly previousFirst: number | undefined
+  private readonly first: number
+  private readonly crcs: number[] = []
+  private keys = 0
+  private buf = Buffer.allocUnsafe(CHUNK_BYTES)
+  private pos = 0
+  private done = false
+
+  constructor(backend: Backend) {
+    this.backend = backend
+    this.previous = parseHeader(backend.get('meta', HEADER_KEY))
+    this.previousFirst = this.previous === undefined ? undefined : (this.previous.first ?? 0)
+    this.first = this.previousFirst === SLOTS[0] ? SLOTS[1] : SLOTS[0]
+  }
+
+  /** Chunks buffered into the backend so far. */
+  get chunks(): number {
+    return this.crcs.length
+  }
+
+  /** Encode one entry (skipped when empty); `lease` is its key's lease (0n for none). */
+  add(ki: KeyIndex, lease: bigint): void {
+    if (ki.isEmpty()) return
+    if (ki.generations[ki.generations.length - 1]?.revs.length === 0) lease = 0n
+    const size = entrySize(ki, lease)
+    if (this.pos + size > this.buf.length && this.pos > 0) this.flush()
+    if (size > this.buf.length) this.buf = Buffer.allocUnsafe(size)
+    this.pos = writeEntry(this.buf, this.pos, ki, lease)
+    this.keys++
+  }
+
+  /** Buffer the last chunk and the header, then delete the previous checkpoint's chunks and any leftovers. */
+  finish(state: CheckpointState): void {
+    this.end()
+    if (this.pos > 0) this.flush()
+    const header: Header = { format: FORMAT, ...state, first: this.first, keys: this.keys, crcs: this.crcs }
+    this.backend.put('meta', HEADER_KEY, Buffer.from(JSON.stringify(header), 'utf8'))
+    // Leftovers in this slot: an abandoned or crashed write, or an older, larger checkpoint.
+    dropChunks(this.backend, this.first + this.crcs.length, 0)
+    const old = this.previousFirst ?? (this.first === SLOTS[0] ? SLOTS[1] : SLOTS[0])
+    dropChunks(this.backend, old, this.previous?.crcs.length ?? 0)
+  }
+
+  /** Give up: delete the chunks buffered so far; the checkpoint in force stays. */
+  abandon(): void {
+    this.end()
+    dropChunks(this.backend, this.first, this.crcs.length)
+  }
+
+  private end(): void {
+    if (this.done) throw new Error('index checkpoint: writer already finished')
+    this.done = true
+  }
+
+  private flush(): void {
+    const chunk = this.buf.subarray(0, this.pos)
+    this.crcs.push(crc32(chunk))
+    this.backend.put('meta', chunkKey(this.first + this.crcs.length - 1), chunk)
+    this.buf = Buffer.allocUnsafe(CHUNK_BYTES)
+    this.pos = 0
+  }
+}
+
+/** Delete chunks from number `from`: the `known` first ones, then on while one exists. */
+function dropChunks(backend: Backend, from: number, known: number): void {
+  for (let i = from; ; i++) {
+    if (i >= from + known && backend.get('meta', chunkKey(i)) === undefined) break
+    backend.del('meta', chunkKey(i))
+  }
+}
+
+/**
  * Buffer the checkpoint of `entries` (every KeyIndex, any order) into `backend`'s meta bucket; the caller
  * commits. `leaseOf` gives a live key's lease (0n for none).
  */
 export function writeCheckpoint(backend: Backend, state: CheckpointState, entries: Iterable<KeyIndex>, leaseOf: (ki: KeyIndex) => bigint): void {
-  const crcs: number[] = []
-  let keys = 0
-  let buf = Buffer.allocUnsafe(CHUNK_BYTES)
-  let pos = 0
-  const flush = (): void => {
-    const chunk = buf.subarray(0, pos)
-    crcs.push(crc32(chunk))
-    backend.put('meta', chunkKey(crcs.length - 1), chunk)
-    buf = Buffer.allocUnsafe(CHUNK_BYTES)
-    pos = 0
-  }
-  for (const ki of entries) {
-    if (ki.isEmpty()) continue
-    const lease = ki.generations[ki.generations.length - 1]?.revs.length === 0 ? 0n : leaseOf(ki)
-    const size = entrySize(ki, lease)
-    if (pos + size > buf.length && pos > 0) flush()
-    if (size > buf.length) buf = Buffer.allocUnsafe(size)
-    pos = writeEntry(buf, pos, ki, lease)
-    keys++
-  }
-  if (pos > 0) flush()
-  const header: Header = { format: FORMAT, ...state, keys, crcs }
-  backend.put('meta', HEADER_KEY, Buffer.from(JSON.stringify(header), 'utf8'))
+  const w = new CheckpointWriter(backend)
+  for (const ki of entries) w.add(ki, leaseOf(ki))
+  w.finish(state)
 }
 
 function parseHeader(raw: Uint8Array | undefined): Header | undefined {
@@ -126,6 +203,7 @@ function parseHeader(raw: Uint8Array | undefined): Header | undefined {
     const h = JSON.parse(Buffer.from(raw).toString('utf8')) as Partial<Header>
     if (h.format !== FORMAT || !Array.isArray(h.crcs) || typeof h.rev !== 'number' || typeof h.compactRev !== 'number') return undefined
     if (typeof h.keys !== 'number' || typeof h.scheduled !== 'string' || typeof h.finished !== 'string') return undefined
+    if (h.first !== undefined && !SLOTS.some((f) => f === h.first)) return undefined
     return h as Header
   } catch {
     return undefined
@@ -187,7 +265,7 @@ export function readCheckpoint(backend: Backend, found: Omit<CheckpointState, 'r
   try {
     let keys = 0
     for (const [i, crc] of h.crcs.entries()) {
-      const chunk = backend.get('meta', chunkKey(i))
+      const chunk = backend.get('meta', chunkKey((h.first ?? 0) + i))
       if (chunk === undefined || crc32(chunk) !== crc) return undefined
       keys += readChunk(chunk, byKey, leases)
     }
@@ -198,17 +276,13 @@ export function readCheckpoint(backend: Backend, found: Omit<CheckpointState, 'r
   return { rev: h.rev, byKey, leases }
 }
 
-/** Buffer the deletion of any checkpoint (header and chunks); the caller commits. Returns whether there was one. */
+/** Buffer the deletion of any checkpoint (header and both slots' chunks); the caller commits. Returns whether there was one. */
 export function dropCheckpoint(backend: Backend): boolean {
   const raw = backend.get('meta', HEADER_KEY)
   if (raw === undefined) return false
   const h = parseHeader(raw)
   backend.del('meta', HEADER_KEY)
-  // A header we cannot read still had chunks: delete every chunk key that exists, counting up.
-  const n = h?.crcs.length ?? 0
-  for (let i = 0; ; i++) {
-    if (i >= n && backend.get('meta', chunkKey(i)) === undefined) break
-    backend.del('meta', chunkKey(i))
-  }
+  // A header we cannot read still had chunks: delete every chunk that exists in either slot, counting up.
+  for (const first of SLOTS) dropChunks(backend, first, h !== undefined && (h.first ?? 0) === first ? h.crcs.length : 0)
   return true
 }

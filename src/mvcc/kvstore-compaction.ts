@@ -18,6 +18,7 @@ export class Compactor {
   private readonly s: KvStore
   private readonly batchLimit: number
   private chain: Promise<void> = Promise.resolve()
+  private pending = 0
   private stopped = false
 
   constructor(s: KvStore, batchLimit: number) {
@@ -25,8 +26,17 @@ export class Compactor {
     this.batchLimit = batchLimit
   }
 
+  /** Whether no compaction is scheduled or running. */
+  get idle(): boolean {
+    return this.pending === 0
+  }
+
   schedule(rev: number): Promise<void> {
-    const job = this.chain.then(() => this.run(rev))
+    this.pending++
+    const job = this.chain.then(() => this.run(rev)).finally(() => {
+      this.pending--
+      if (this.pending === 0) this.s.compactionDone()
+    })
     // The chain itself never rejects, so one failed job does not poison the next.
     this.chain = job.catch(() => undefined)
     return job

@@ -12,7 +12,8 @@ import { TreeIndex } from './tree-index.js'
 import { KeyIndex } from './key-index.js'
 import { decodeStored, StoreTxnRead, StoreTxnWrite } from './kvstore-txn.js'
 import { Compactor } from './kvstore-compaction.js'
-import { compactionMarkers, dropCheckpoint, readCheckpoint, writeCheckpoint } from './index-checkpoint.js'
+import { compactionMarkers, dropCheckpoint, readCheckpoint, writeCheckpoint, type LoadedCheckpoint } from './index-checkpoint.js'
+import { CHECKPOINT_KEYS_PER_TURN, CHECKPOINT_MIN_ENTRIES, IndexCheckpointer } from './index-checkpointer.js'
 
 export interface KvStoreOptions {
   /** Revision-log keys deleted per physical compaction step (etcd's CompactionBatchLimit). */
@@ -21,9 +22,21 @@ export interface KvStoreOptions {
   readonly restoreChunkKeys: number
   /** The lessor: puts attach keys to leases, deletes detach them, restore re-attaches them. */
   readonly leases?: LeaseItems
+  /**
+   * Log entries written past the index checkpoint before a new one is written in the background, at the
+   * least (see index-checkpointer.ts; persistent backends only).
+   */
+  readonly checkpointMinEntries: number
+  /** Keys of the index the background checkpoint encodes per event-loop turn. */
+  readonly checkpointKeysPerTurn: number
 }
 
-export const KVSTORE_DEFAULTS: KvStoreOptions = { compactionBatchLimit: 1000, restoreChunkKeys: 10000 }
+export const KVSTORE_DEFAULTS: KvStoreOptions = {
+  compactionBatchLimit: 1000,
+  restoreChunkKeys: 10000,
+  checkpointMinEntries: CHECKPOINT_MIN_ENTRIES,
+  checkpointKeysPerTurn: CHECKPOINT_KEYS_PER_TURN,
+}
 
 /**
  * KvStore: revisions, the key index and compaction over one Backend.
@@ -38,17 +51,21 @@ export class KvStore implements KV {
   /** @internal */ readonly index = new TreeIndex()
   /** @internal */ readonly leases: LeaseItems | undefined
   private indexSource: 'checkpoint' | 'log' = 'log'
+  private replayed = 0
   private currentRev = 1
   private compactMainRev = -1
   private durable = 1
   private readonly observers: TxnObserver[] = []
   private readonly compactor: Compactor
+  /** Writes the index checkpoint in the background (persistent backends only). */
+  private readonly checkpointer: IndexCheckpointer | undefined
   private closed = false
 
   private constructor(backend: Backend, opts: KvStoreOptions) {
     this.backend = backend
     this.leases = opts.leases
     this.compactor = new Compactor(this, opts.compactionBatchLimit)
+    this.checkpointer = backend.persistent ? new IndexCheckpointer(this, opts.checkpointMinEntries, opts.checkpointKeysPerTurn) : undefined
   }
 
   /** Open a store over `backend`, rebuilding the key index from the revision log. */
@@ -63,9 +80,35 @@ export class KvStore implements KV {
     return this.currentRev
   }
 
-  /** How the open rebuilt the key index: from the clean-close checkpoint, or from the whole log. */
+  /** How the open rebuilt the key index: from the checkpoint and the log past it, or from the whole log. */
   get restoredFrom(): 'checkpoint' | 'log' {
     return this.indexSource
+  }
+
+  /** Log entries the open read: past the checkpoint, or the whole log. */
+  get restoreReplayed(): number {
+    return this.replayed
+  }
+
+  /** Index checkpoints written in the background since the open. */
+  get checkpointsWritten(): number {
+    return this.checkpointer?.checkpoints ?? 0
+  }
+
+  /** @internal Whether no compaction is scheduled or running. */
+  get compactionIdle(): boolean {
+    return this.compactor.idle
+  }
+
+  /** @internal The compactor's last job ended. */
+  compactionDone(): void {
+    this.checkpointer?.poke()
+  }
+
+  /** @internal A key's lease as the lessor has it (0n for none). */
+  leaseOf(ki: KeyIndex): bigint {
+    const leases = this.leases
+    return leases !== undefined && leases.attachedKeys > 0 ? leases.leaseOf(ki.key) : 0n
   }
 
   durableRev(): number {
@@ -111,6 +154,7 @@ export class KvStore implements KV {
     this.checkCompact(rev)
     this.checkOpen()
     this.compactMainRev = rev
+    this.checkpointer?.compacting()
     this.backend.put('meta', META.scheduledCompactRev, revToBytes({ main: rev, sub: 0 }))
     await this.backend.commit()
     return { done: this.compactor.schedule(rev) }
@@ -120,14 +164,14 @@ export class KvStore implements KV {
     if (this.closed) return
     this.closed = true
     await this.compactor.stop()
+    await this.checkpointer?.stop()
     if (this.backend.persistent) {
       try {
-        const leases = this.leases
         writeCheckpoint(
           this.backend,
           { rev: this.currentRev, compactRev: this.compactMainRev, ...compactionMarkers(this.backend, META.scheduledCompactRev, META.finishedCompactRev) },
           this.index.snapshot(),
-          (ki) => (leases !== undefined && leases.attachedKeys > 0 ? leases.leaseOf(ki.key) : 0n),
+          (ki) => this.leaseOf(ki),
         )
       } catch {
         // A failed backend refuses writes; the next open rebuilds the index from the log.
@@ -141,6 +185,7 @@ export class KvStore implements KV {
     if (changes.length === 0) return this.currentRev
     this.currentRev++
     verify(() => this.verifyChanges(changes))
+    this.checkpointer?.wrote(changes.length)
     for (const o of this.observers) o.txnEnded(this.currentRev, changes)
     return this.currentRev
   }
@@ -180,50 +225,51 @@ export class KvStore implements KV {
     const scheduled = scheduledRaw === undefined ? 0 : bytesToRev(scheduledRaw).main
 
     const max = new Uint8Array(18).fill(0xff)
-    // The index as the last clean close left it, if it describes exactly this log (see index-checkpoint.ts).
+    // The index as a checkpoint left it, if it describes this log (see index-checkpoint.ts), and the log past it.
     const found = {
       // What finishRestore makes the compacted revision: an unfinished scheduled compaction counts.
       compactRev: scheduled !== 0 && scheduled > this.compactMainRev ? scheduled : this.compactMainRev,
       ...compactionMarkers(this.backend, META.scheduledCompactRev, META.finishedCompactRev),
     }
     const cp = this.backend.persistent ? readCheckpoint(this.backend, found) : undefined
-    if (cp !== undefined && (await this.backend.scan('key', revToBytes({ main: cp.rev + 1, sub: 0 }), max, 1)).length === 0) {
-      this.index.load(cp.byKey)
-      if (this.leases !== undefined) for (const [key, lease] of cp.leases) this.leases.attach(lease, latin1ToBytes(key))
-      this.finishRestore(cp.rev, scheduled)
-      this.indexSource = 'checkpoint'
-    } else {
-      this.finishRestore(await this.restoreFromLog(chunk, max), scheduled)
-    }
-    // Whatever happens next, the checkpoint must not outlive this open: it describes the log only until the
-    // first write. Its deletion is durable before the store takes one.
-    if (dropCheckpoint(this.backend)) await this.backend.commit()
+    const { last, entries } = await this.restoreFromLog(chunk, max, cp)
+    this.indexSource = cp === undefined ? 'log' : 'checkpoint'
+    this.replayed = entries
+    // A checkpoint that does not describe this log is of no further use.
+    if (cp === undefined && dropCheckpoint(this.backend)) await this.backend.commit()
+    this.finishRestore(last, scheduled)
+    this.checkpointer?.opened(entries)
   }
 
   /**
-   * Rebuild the key index by reading every revision of the log (etcd's restore). Returns the newest revision
-   * main in the log (1 for an empty log).
+   * Rebuild the key index by reading the log (etcd's restore): every revision, or with `from` (a
+   * checkpoint) those past its revision on top of its entries, skipping what an entry already holds.
+   * Returns the newest revision main in the log (1 for an empty log) and the entries read.
    */
-  private async restoreFromLog(chunk: number, max: Uint8Array): Promise<number> {
-    let min = revToBytes({ main: 1, sub: 0 })
-    let last = 1
+  private async restoreFromLog(chunk: number, max: Uint8Array, from: LoadedCheckpoint | undefined): Promise<{ last: number; entries: number }> {
+    let min = revToBytes({ main: (from?.rev ?? 0) + 1, sub: 0 })
+    let last = Math.max(from?.rev ?? 1, 1)
+    let read = 0
     // Built as a plain map and handed to the index at the end: one sort instead of an ordered insert per key.
-    const byKey = new Map<string, KeyIndex>()
+    const byKey = from?.byKey ?? new Map<string, KeyIndex>()
     // Each live key's lease, from its newest revision (etcd's restore keyToLease); keys without one are absent.
-    const keyToLease = new Map<string, bigint>()
+    const keyToLease = from?.leases ?? new Map<string, bigint>()
     let created: Revision = { main: 0, sub: 0 }
     for (;;) {
       const entries = await this.backend.scan('key', min, max, chunk)
+      read += entries.length
       for (const { key, value } of entries) {
         invariant(isRevKey(key), 'restore: malformed revision key')
         const rev = bytesToRev(key)
         const tomb = isTombstone(key)
         const kv = decodeIndexFields(value)
         last = rev.main
+        const ki = byKey.get(kv.key)
+        // A checkpoint entry may already hold revisions past the checkpoint's own (index-checkpoint.ts).
+        if (ki !== undefined && (rev.main < ki.modified.main || (rev.main === ki.modified.main && rev.sub <= ki.modified.sub))) continue
         if (tomb || kv.lease === 0n) {
           if (keyToLease.size !== 0) keyToLease.delete(kv.key)
         } else keyToLease.set(kv.key, kv.lease)
-        const ki = byKey.get(kv.key)
         if (ki !== undefined) {
           if (tomb) {
             try {
@@ -250,7 +296,7 @@ export class KvStore implements KV {
     }
     this.index.load(byKey)
     if (this.leases !== undefined) for (const [key, lease] of keyToLease) this.leases.attach(lease, latin1ToBytes(key))
-    return last
+    return { last, entries: read }
   }
 
   /** Set the revisions after a restore, then resume an unfinished compaction. */
@@ -260,6 +306,7 @@ export class KvStore implements KV {
     if (scheduled <= this.compactMainRev) scheduled = 0
     if (scheduled !== 0) {
       this.compactMainRev = scheduled
+      this.checkpointer?.compacting()
       void this.compactor.schedule(scheduled).catch(() => undefined)
     }
   }

@@ -4,7 +4,9 @@ import { cp } from 'node:fs/promises'
 import { join } from 'node:path'
 import { Level } from 'level'
 import { LevelBackend } from '../../../src/backend/level-backend.js'
-import { KvStore } from '../../../src/mvcc/kvstore.js'
+import { KvStore, type KvStoreOptions } from '../../../src/mvcc/kvstore.js'
+import { CheckpointWriter } from '../../../src/mvcc/index-checkpoint.js'
+import type { KeyIndex } from '../../../src/mvcc/key-index.js'
 import { FROM_KEY } from '../../../src/pkg/bytes.js'
 import type { LeaseItems } from '../../../src/lease/lessor.js'
 import type { LevelDb } from '../../../src/embed/options.js'
@@ -17,9 +19,23 @@ function rawDb(path: string): Level<string, Buffer> {
   return new Level<string, Buffer>(path, { keyEncoding: 'utf8', valueEncoding: 'buffer' })
 }
 
-async function openStore(path: string, leases?: LeaseItems): Promise<KvStore> {
+async function openStore(path: string, leases?: LeaseItems, opts: Partial<KvStoreOptions> = {}): Promise<KvStore> {
   const be = await LevelBackend.open(new Level(path, { keyEncoding: 'view', valueEncoding: 'view' }) as unknown as LevelDb, { syncWrites: false })
-  return KvStore.open(be, leases === undefined ? {} : { leases })
+  return KvStore.open(be, leases === undefined ? opts : { ...opts, leases })
+}
+
+/** Close the backend without the store's close, as a crash leaves it: no checkpoint written at close. */
+async function crash(s: KvStore): Promise<void> {
+  await s.backend.close()
+}
+
+/** A copy of the database at `path` without any checkpoint: what a rebuild from the log alone gives. */
+async function logOnlyCopy(path: string, to: string): Promise<void> {
+  await cp(path, to, { recursive: true })
+  const records = await checkpointRecords(to)
+  const db = rawDb(to)
+  await db.batch(records.map(([key]) => ({ type: 'del' as const, key })))
+  await db.close()
 }
 
 /** The checkpoint's raw records in a closed database (header and chunks). */
@@ -55,7 +71,7 @@ function describeStore(s: KvStore, withIndex = true): unknown {
 }
 
 /** A random history: puts (some in multi-op txns), deletes, re-creations and compactions. */
-async function randomHistory(s: KvStore, seed: number, ops: number): Promise<void> {
+async function randomHistory(s: KvStore, seed: number, ops: number, compactions = true): Promise<void> {
   let x = seed
   const rnd = (n: number): number => {
     x = (x * 1103515245 + 12345) % 2 ** 31
@@ -72,7 +88,7 @@ async function randomHistory(s: KvStore, seed: number, ops: number): Promise<voi
     const rev = tw.end()
     await s.sync(rev)
     const at = rev - 1 - rnd(2)
-    if (rnd(40) === 0 && at > Math.max(s.compactRev(), 1)) await (await s.compact(at)).done
+    if (compactions && rnd(40) === 0 && at > Math.max(s.compactRev(), 1)) await (await s.compact(at)).done
   }
 }
 
@@ -137,41 +153,135 @@ describe('index checkpoint', () => {
     })
   }
 
-  it('the open drops the checkpoint: none is left while the store runs', async () => {
+  it('the checkpoint outlives the open: after writes and a crash, the open reads it and replays the log past it', async () => {
     const dir = await tempDir()
     try {
       const p = join(dir.path, 'db')
       const s = await openStore(p)
-      await randomHistory(s, 5, 20)
+      await randomHistory(s, 5, 60)
       await s.close()
-      assert.notEqual((await checkpointRecords(p)).length, 0)
       const s2 = await openStore(p)
-      // Close the backend without the store's close (as a crash would leave it: no new checkpoint).
-      await s2.backend.close()
-      assert.deepEqual(await checkpointRecords(p), [])
+      assert.equal(s2.restoredFrom, 'checkpoint')
+      assert.equal(s2.restoreReplayed, 0)
+      await randomHistory(s2, 6, 80, false)
+      const want = describeStore(s2)
+      await crash(s2)
+      assert.notEqual((await checkpointRecords(p)).length, 0)
+      await logOnlyCopy(p, join(dir.path, 'log-only'))
+      const s3 = await openStore(p)
+      assert.equal(s3.restoredFrom, 'checkpoint')
+      assert.ok(s3.restoreReplayed >= 80, `replayed ${s3.restoreReplayed} log entries`)
+      assert.deepEqual(describeStore(s3), want)
+      const fromLog = await openStore(join(dir.path, 'log-only'))
+      assert.equal(fromLog.restoredFrom, 'log')
+      assert.deepEqual(describeStore(fromLog), want)
+      await fromLog.close()
+      await s3.close()
     } finally {
       await dir.remove()
     }
   })
 
-  it('a checkpoint older than the log (writes after it, then a crash) is ignored: the index comes from the log', async () => {
+  it('a compaction after the checkpoint makes the next open after a crash rebuild from the log', async () => {
     const dir = await tempDir()
     try {
       const p = join(dir.path, 'db')
       const s = await openStore(p)
-      await randomHistory(s, 7, 100)
+      await randomHistory(s, 7, 100, false)
       await s.close()
-      const stale = await checkpointRecords(p)
       const s2 = await openStore(p)
-      await randomHistory(s2, 8, 100)
+      await randomHistory(s2, 8, 30, false)
+      await (await s2.compact(s2.rev() - 5)).done
+      await randomHistory(s2, 9, 30, false)
       const want = describeStore(s2, false)
-      await s2.backend.close()
-      // Put the old checkpoint back, as if it had never been dropped.
-      await putRecords(p, stale)
+      await crash(s2)
       const s3 = await openStore(p)
       assert.equal(s3.restoredFrom, 'log')
       assert.deepEqual(describeStore(s3, false), want)
       await s3.close()
+    } finally {
+      await dir.remove()
+    }
+  })
+
+  for (const seed of [11, 12, 13]) {
+    it(`checkpoints written in the background while writes and compactions go on: a crash at any point opens to the same store as the log (seed ${seed})`, async () => {
+      const dir = await tempDir()
+      try {
+        const p = join(dir.path, 'db')
+        // A checkpoint every 40 entries at the least, encoded 3 keys per turn so that writes land mid-way.
+        const opts = { checkpointMinEntries: 40, checkpointKeysPerTurn: 3 }
+        let s = await openStore(p, undefined, opts)
+        let written = 0
+        for (let round = 0; round < 4; round++) {
+          await randomHistory(s, seed * 10 + round, 120, round % 2 === 1)
+          written += s.checkpointsWritten
+          const want = describeStore(s)
+          const wantLog = describeStore(s, false)
+          await crash(s)
+          const logOnly = join(dir.path, `log-only-${round}`)
+          await logOnlyCopy(p, logOnly)
+          s = await openStore(p, undefined, opts)
+          const fromLog = await openStore(logOnly)
+          assert.equal(fromLog.restoredFrom, 'log')
+          // Without compactions since, a checkpoint written in the background is in force.
+          if (round % 2 === 0) assert.equal(s.restoredFrom, 'checkpoint', `round ${round}`)
+          assert.deepEqual(describeStore(s, false), wantLog)
+          assert.deepEqual(describeStore(fromLog, false), wantLog)
+          if (s.restoredFrom === 'checkpoint') assert.deepEqual(describeStore(s), want)
+          await fromLog.close()
+        }
+        assert.ok(written >= 4, `${written} background checkpoints`)
+        await s.close()
+      } finally {
+        await dir.remove()
+      }
+    })
+  }
+
+  it('background checkpoints are off with checkpointMinEntries Infinity (the flag\'s 0): a crash then means a rebuild from the log', async () => {
+    const dir = await tempDir()
+    try {
+      const p = join(dir.path, 'db')
+      const s = await openStore(p, undefined, { checkpointMinEntries: Infinity })
+      await randomHistory(s, 16, 200)
+      const want = describeStore(s, false)
+      assert.equal(s.checkpointsWritten, 0)
+      await crash(s)
+      assert.deepEqual(await checkpointRecords(p), [])
+      const s2 = await openStore(p)
+      assert.equal(s2.restoredFrom, 'log')
+      assert.deepEqual(describeStore(s2, false), want)
+      await s2.close()
+    } finally {
+      await dir.remove()
+    }
+  })
+
+  it('an unfinished background checkpoint leaves the one in force intact, and the next one removes what it left', async () => {
+    const dir = await tempDir()
+    try {
+      const p = join(dir.path, 'db')
+      const s = await openStore(p)
+      await randomHistory(s, 14, 100, false)
+      await s.close()
+      const before = await checkpointRecords(p)
+      const s2 = await openStore(p)
+      await randomHistory(s2, 15, 40, false)
+      const want = describeStore(s2)
+      // A writer that buffers chunks into the other slot and never finishes.
+      const w = new CheckpointWriter(s2.backend)
+      const [[, one]] = [...s2.index.entries()] as [[string, KeyIndex]]
+      while (w.chunks < 2) w.add(one, 0n)
+      await s2.backend.commit()
+      await crash(s2)
+      const s3 = await openStore(p)
+      assert.equal(s3.restoredFrom, 'checkpoint')
+      assert.deepEqual(describeStore(s3), want)
+      await s3.close()
+      // One header and one slot's chunks: as many records as one checkpoint of the same index has.
+      const after = await checkpointRecords(p)
+      assert.equal(after.filter(([k]) => k !== CHECKPOINT).length, before.filter(([k]) => k !== CHECKPOINT).length)
     } finally {
       await dir.remove()
     }
