@@ -470,6 +470,7 @@ export async function openEtcd(opts: EtcdOptions = {}): Promise<Etcd> {
       maxRequestBytes: o.maxRequestBytes,
       maxTxnOps: o.maxTxnOps,
       watchProgressNotifyIntervalMs: o.watchProgressNotifyIntervalMs,
+      indexCheckpointEntries: o.indexCheckpointEntries,
       onBackgroundError: (err) => logger.error('background task failed', { error: err }),
       ...(opts.clock === undefined ? {} : { clock: opts.clock }),
       minLeaseTtl: o.minLeaseTtl,
@@ -479,6 +480,8 @@ export async function openEtcd(opts: EtcdOptions = {}): Promise<Etcd> {
       autoCompaction: parseRetention(o.autoCompactionMode, o.autoCompactionRetention),
       auth: { tokenTtlMs: o.authTokenTtl * 1000, bcryptCost: o.bcryptCost, ...(o.authToken === 'simple' ? {} : { jwt: o.authToken }) },
     })
+    const r = server.restored
+    logger.info('kvstore restored', { 'current-rev': r.currentRev, 'compact-rev': r.compactRev, 'index-from': r.indexFrom, 'log-entries-read': r.logEntriesRead })
     return new Etcd(server, logger, o.maxRequestBytes, opts.advertiseClientUrls !== undefined)
   } catch (err) {
     await backend.close().catch(() => undefined)

@@ -24,6 +24,8 @@ export interface Config {
   readonly logLevel: LogLevel
   /** Progress notification interval for progress_notify watchers, in ms (never below 100). */
   readonly watchProgressNotifyIntervalMs: number
+  /** --index-checkpoint-entries (0: no background checkpoints). */
+  readonly indexCheckpointEntries: number
   /** Peer URLs this member advertises (MemberList); etcdlite serves no peer traffic. */
   readonly initialAdvertisePeerUrls: readonly string[]
   /** etcd's --election-timeout and --heartbeat-interval in ms: they set the minimum lease TTL. */
@@ -113,6 +115,11 @@ export const FLAGS: Readonly<Record<string, FlagSpec>> = {
   'auto-compaction-retention': { type: 'string', def: '0', help: 'Auto compaction retention for mvcc key value store. 0 means disable auto compaction.' },
   'listen-metrics-urls': { type: 'string', def: '', help: 'List of URLs to listen on for the metrics and health endpoints.' },
   'etcd-version': { type: 'string', def: '3.5.17', help: 'The etcd version Status reports to clients (etcdlite only).' },
+  'index-checkpoint-entries': {
+    type: 'uint',
+    def: '50000',
+    help: 'Log entries written after the key-index checkpoint before a new one is written in the background (at least a quarter of the keys); a start after a crash replays about that many. 0 turns it off (etcdlite only).',
+  },
   // ---- Auth flags ----
   'auth-token': { type: 'string', def: 'simple', help: "Specify a v3 authentication token type and its options ('simple' or 'jwt,sign-method=RS256,pub-key=FILE,priv-key=FILE,ttl=5m')." },
   'auth-token-ttl': { type: 'uint', def: '300', help: 'Time (in seconds) of the auth-token-ttl.' },
@@ -269,6 +276,7 @@ export function parseArgs(argv: readonly string[]): ParseResult {
       unsafeNoFsync: parseBool(str('unsafe-no-fsync') ?? 'false', 'unsafe-no-fsync'),
       logLevel: logLevel as LogLevel,
       watchProgressNotifyIntervalMs,
+      indexCheckpointEntries: parseUint(str('index-checkpoint-entries') ?? '50000', 'index-checkpoint-entries'),
       initialAdvertisePeerUrls: peers,
       heartbeatIntervalMs,
       electionTimeoutMs,

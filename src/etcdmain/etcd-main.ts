@@ -126,6 +126,7 @@ async function serve(cfg: Config): Promise<number> {
       maxRequestBytes: cfg.maxRequestBytes,
       maxTxnOps: cfg.maxTxnOps,
       watchProgressNotifyIntervalMs: cfg.watchProgressNotifyIntervalMs,
+      indexCheckpointEntries: cfg.indexCheckpointEntries,
       logger,
       minLeaseTtl: minLeaseTtl(cfg),
       leaseRenewOnStartMs: cfg.electionTimeoutMs,

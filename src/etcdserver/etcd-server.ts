@@ -10,6 +10,7 @@ import type { AuthInfo } from '../auth/permission.js'
 import { AuthStore } from '../auth/store.js'
 import type { JwtOptions } from '../auth/jwt-token.js'
 import { KvStore } from '../mvcc/kvstore.js'
+import { CHECKPOINT_MIN_ENTRIES } from '../mvcc/index-checkpointer.js'
 import type { KV, TxnWrite } from '../mvcc/kv.js'
 import { WatchableStore } from '../mvcc/watchable-store.js'
 import { ServerWatchStream, type WatchResponseSink, type WatchServerContext } from './watch.js'
@@ -48,6 +49,8 @@ export interface EtcdServerOptions {
   readonly leaseRevokeRate: number
   /** How often progress_notify watchers hear the current revision (etcd's --experimental-watch-progress-notify-interval). */
   readonly watchProgressNotifyIntervalMs: number
+  /** Log entries past the index checkpoint before the store writes a new one in the background; 0: never. */
+  readonly indexCheckpointEntries: number
   /** Time for every background loop. */
   readonly clock: Clock
   /** Errors no request is waiting for (background loops); the loops keep going. */
@@ -91,12 +94,23 @@ export const SERVER_DEFAULTS = {
   leaseRenewOnStartMs: 1000,
   leaseRevokeRate: 1000,
   watchProgressNotifyIntervalMs: 10 * 60 * 1000,
+  indexCheckpointEntries: CHECKPOINT_MIN_ENTRIES,
   clock: realClock,
   onBackgroundError: () => undefined,
   maintenance: MAINTENANCE_DEFAULTS,
   member: { name: 'default', peerUrls: ['http://localhost:2380'], clientUrls: [] },
   auth: { tokenTtlMs: 300_000, bcryptCost: 10 } as AuthOptions,
 } as const
+
+/** What the open of the store did (EtcdServer.restored). */
+export interface RestoreInfo {
+  readonly currentRev: number
+  readonly compactRev: number
+  /** The index checkpoint plus the log past it, or the whole log. */
+  readonly indexFrom: 'checkpoint' | 'log'
+  /** Revision-log entries read to restore the index. */
+  readonly logEntriesRead: number
+}
 
 export class EtcdServer implements WatchServerContext {
   readonly kv: KV
@@ -123,6 +137,8 @@ export class EtcdServer implements WatchServerContext {
   readonly auth: Authenticator
   /** This member as MemberList shows it; client URLs are added as listeners bind. */
   member: MemberInfo
+  /** How the open restored the store: its revisions, and where its key index came from (for the start-up log). */
+  readonly restored: RestoreInfo
   private readonly opts: EtcdServerOptions
   private readonly leaseExists: LeaseLookup
   private readonly autoCompactor: AutoCompactor | undefined
@@ -138,8 +154,10 @@ export class EtcdServer implements WatchServerContext {
     authStore: AuthStore,
     ids: Identity,
     opts: EtcdServerOptions,
+    restored: RestoreInfo,
   ) {
     this.kv = kv
+    this.restored = restored
     this.authStore = authStore
     this.backend = backend
     this.member = opts.member
@@ -190,7 +208,10 @@ export class EtcdServer implements WatchServerContext {
       clock: opts.clock,
       onError: opts.onBackgroundError,
     })
-    const kv = await KvStore.open(backend, { leases: lessor })
+    const kv = await KvStore.open(backend, {
+      leases: lessor,
+      checkpointMinEntries: opts.indexCheckpointEntries === 0 ? Infinity : opts.indexCheckpointEntries,
+    })
     lessor.setRangeDeleter(() => kv.write())
     const authStore = await AuthStore.open(backend, {
       bcryptCost: opts.auth.bcryptCost,
@@ -201,7 +222,12 @@ export class EtcdServer implements WatchServerContext {
     })
     const identity = startIdentity(backend)
     await backend.commit()
-    const server = new EtcdServer(kv, backend, lessor, authStore, identity, opts)
+    const server = new EtcdServer(kv, backend, lessor, authStore, identity, opts, {
+      currentRev: kv.rev(),
+      compactRev: kv.compactRev(),
+      indexFrom: kv.restoredFrom,
+      logEntriesRead: kv.restoreReplayed,
+    })
     // Raised alarms (NOSPACE) are in force before the first request.
     await server.maintenance.restore()
     return server

@@ -26,6 +26,13 @@ const CYCLES = Number(process.env['CRASH_CYCLES'] ?? (process.env['CI'] !== unde
 const SEED = Number(process.env['CRASH_SEED'] ?? 20240611)
 const WRITERS = 8
 const SHARED_KEYS = ['s/0', 's/1']
+/**
+ * A background index checkpoint after every few log entries, so that kills land before, during and after
+ * one, and restarts read it and replay the log past it (or rebuild from the log after a compaction).
+ */
+const CHECKPOINT_FLAGS = ['--index-checkpoint-entries', '8']
+/** The start-up log line (info level) of a store whose index came from a checkpoint plus a replay of the log past it. */
+const RESTORED_FROM_CHECKPOINT = /"kvstore restored".*"index-from":"checkpoint","log-entries-read":[1-9]/
 /** An error-level log line or a fatal error on the server's stderr. */
 const SERVER_ERROR = /"level":"error"|fatal/
 
@@ -277,9 +284,11 @@ describe('crash safety of the etcdlite CLI under SIGKILL', () => {
     const h: History = { writes: [], byValue: new Map(), ackedByRev: new Map(), ackedCompact: 0, sentCompact: 0, verifiedUpTo: 1 }
     let server: CliProcess | undefined
     let c: RawClient | undefined
+    let fromCheckpoint = 0
     try {
       for (let cycle = 0; cycle < CYCLES; cycle++) {
-        server = await spawnEtcdlite(['--data-dir', dir.path])
+        server = await spawnEtcdlite(['--data-dir', dir.path, ...CHECKPOINT_FLAGS], { logLevel: 'info' })
+        if (RESTORED_FROM_CHECKPOINT.test(server.stderr())) fromCheckpoint++
         c = rawClient(server.endpoint)
         try {
           await verify(c, h, `seed ${SEED} cycle ${cycle} (after restart)`)
@@ -291,14 +300,17 @@ describe('crash safety of the etcdlite CLI under SIGKILL', () => {
         t.diagnostic(`cycle ${cycle}: killed ${res.killedAfterMs} ms after the first acknowledgement; ${res.acked}/${res.sent} acknowledged`)
         server = undefined
       }
-      server = await spawnEtcdlite(['--data-dir', dir.path])
+      server = await spawnEtcdlite(['--data-dir', dir.path, ...CHECKPOINT_FLAGS], { logLevel: 'info' })
+      if (RESTORED_FROM_CHECKPOINT.test(server.stderr())) fromCheckpoint++
       c = rawClient(server.endpoint)
       const rev = await verify(c, h, `seed ${SEED} final restart`)
       await verifyLatest(c, h, rev)
       const ackedTotal = h.writes.filter((w) => w.acked !== undefined).length
       const applied = h.writes.filter((w) => w.appliedAt !== undefined).length
       t.diagnostic(`final revision ${rev}: ${h.writes.length} writes sent, ${ackedTotal} acknowledged, ${applied} applied, compacted at ${h.ackedCompact}`)
+      t.diagnostic(`${fromCheckpoint} of ${CYCLES} starts after a crash read a background index checkpoint and replayed the log past it`)
       assert.ok(ackedTotal > 0, 'the load acknowledged nothing')
+      assert.ok(fromCheckpoint > 0, 'no restart after a crash read a background index checkpoint')
       c.close()
       c = undefined
       assert.equal(await server.stop('SIGTERM'), 0, 'clean shutdown after the last check')

@@ -20,14 +20,16 @@ export interface CliOptions {
   readonly cwd?: string
   /** Ready timeout in ms (default 20 s). */
   readonly readyTimeoutMs?: number
+  /** --log-level (default warn). */
+  readonly logLevel?: 'debug' | 'info' | 'warn' | 'error'
 }
 
 /**
- * Start `etcdlite` with `--listen-client-urls http://127.0.0.1:0 --log-level warn` followed by `args`,
+ * Start `etcdlite` with `--listen-client-urls http://127.0.0.1:0 --log-level warn` (or `opts.logLevel`) followed by `args`,
  * and resolve once it prints its ready line. Rejects (with its stderr) if it exits or times out first.
  */
 export async function spawnEtcdlite(args: readonly string[], opts: CliOptions = {}): Promise<CliProcess> {
-  const proc = spawn(process.execPath, [ETCDLITE_BIN, '--listen-client-urls', 'http://127.0.0.1:0', '--log-level', 'warn', ...args], {
+  const proc = spawn(process.execPath, [ETCDLITE_BIN, '--listen-client-urls', 'http://127.0.0.1:0', '--log-level', opts.logLevel ?? 'warn', ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
     ...(opts.cwd !== undefined ? { cwd: opts.cwd } : {}),
   })

@@ -33,6 +33,27 @@ describe('--experimental-watch-progress-notify-interval', () => {
   }
 })
 
+describe('--index-checkpoint-entries', () => {
+  const cases: ReadonlyArray<readonly [readonly string[], number | undefined]> = [
+    [[], 50_000],
+    [['--index-checkpoint-entries', '8'], 8],
+    [['--index-checkpoint-entries=0'], 0],
+    [['--index-checkpoint-entries=-1'], undefined],
+    [['--index-checkpoint-entries=many'], undefined],
+  ]
+  for (const [args, want] of cases) {
+    it(`${args.join(' ') || '(default)'} -> ${want ?? 'usage error'}`, () => {
+      if (want === undefined) {
+        assert.throws(() => parseArgs(args), UsageError)
+        return
+      }
+      const r = parseArgs(args)
+      assert.equal(r.kind, 'run')
+      if (r.kind === 'run') assert.equal(r.config.indexCheckpointEntries, want)
+    })
+  }
+})
+
 describe('--auth-token, --auth-token-ttl, --bcrypt-cost', () => {
   const cases: ReadonlyArray<{ args: readonly string[]; want: unknown }> = [
     { args: [], want: { authToken: { type: 'simple' }, authTokenTtl: 300, bcryptCost: 10 } },
