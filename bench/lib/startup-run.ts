@@ -1,6 +1,7 @@
 // The start-up workload (`startup-1m`): fill a fresh server with N keys from a load process
-// (bench/startup-loader.ts), read its RSS, stop it with SIGTERM, start it again on the same data dir and
-// time how long until a Range for a loaded key answers; then RSS with the restored index. Also the protocol
+// (bench/startup-loader.ts), read its RSS, kill it with SIGKILL and start it again on the same data dir (a
+// crash start), stop that one with SIGTERM and start it once more (a clean start), timing each start until
+// a Range for a loaded key answers; then RSS with the restored index. Also the protocol
 // between the runner and the loader (a JSON config on argv, markers on stderr, one JSON result on stdout),
 // the summary over rounds and the table.
 //
@@ -321,8 +322,9 @@ export interface StartupFigures {
   /** From spawning the restarted server until a Range for a loaded key returned its value. */
   readonly startupSeconds: number
   /**
-   * The same after a crash: the restarted server is killed with SIGKILL and started once more (etcdlite then
-   * rebuilds its index from the whole revision log; its clean-close index checkpoint is gone).
+   * The same after a crash: the loaded server killed with SIGKILL as soon as the last txn answered, and
+   * started again (etcd replays its WAL; etcdlite reads its newest background index checkpoint and replays
+   * the log past it).
    */
   readonly crashStartupSeconds: number
   readonly rssAfterRestartMiB: number | null
@@ -341,7 +343,7 @@ export interface StartupFigures {
   readonly rssFileAfterRestartMiB: number | null
   /** Bytes of the data dir after the clean stop. */
   readonly dataDirMiB: number
-  /** Seconds from SIGTERM to exit after loading, and whether it exited by itself with code 0. */
+  /** Seconds from SIGTERM to exit of the server started after the crash, and whether it exited by itself with code 0. */
   readonly stopSeconds: number
   readonly cleanStop: boolean
   /** Server CPU seconds while loading, and from spawn until the probe was served. */
@@ -399,20 +401,23 @@ function rawClient(endpoint: string): grpc.Client {
   return new grpc.Client(endpoint, grpc.credentials.createInsecure(), { 'grpc.use_local_subchannel_pool': 1 })
 }
 
-/** SIGKILL `s`, start `kind` again on `dataDir` and return the seconds from spawn until the probe key is served. */
+/**
+ * SIGKILL `s` (a crash), start `kind` again on `dataDir` and return the new server and the seconds from its
+ * spawn until the probe key is served.
+ */
 async function crashStartup(
   kind: ServerName, s: Launched, dataDir: string, p: StartupParams, running: Launched[], probeKey: Buffer, probeValue: Buffer,
-): Promise<number> {
+): Promise<{ server: Launched; seconds: number }> {
   const exit = once(s.proc, 'exit')
   s.proc.kill('SIGKILL')
   await exit
   running.splice(running.indexOf(s), 1)
-  const third = await launch(kind, dataDir, p)
-  running.push(third)
-  const client = rawClient(third.endpoint)
+  const server = await launch(kind, dataDir, p)
+  running.push(server)
+  const client = rawClient(server.endpoint)
   try {
     const served = await probeUntilServed(client, probeKey, probeValue)
-    return round3((served.at - third.spawnedAt) / 1000)
+    return { server, seconds: round3((served.at - server.spawnedAt) / 1000) }
   } finally {
     client.close()
   }
@@ -420,8 +425,9 @@ async function crashStartup(
 
 /**
  * Run the start-up workload against a fresh `kind` server (its own temp data dir, durable defaults):
- * start, load `p.keys` keys from a load process, stop with SIGTERM, start again on the same data dir,
- * and time it until a Range for the key written last returns its value. Removes the data dir at the end.
+ * start, load `p.keys` keys from a load process, kill with SIGKILL and start again on the same data dir,
+ * stop that with SIGTERM and start again, timing each start until a Range for the key written last returns
+ * its value. Removes the data dir at the end.
  */
 export async function runStartupWorkload(kind: ServerName, p: StartupParams): Promise<StartupFigures> {
   const log = p.log ?? ((): void => undefined)
@@ -451,17 +457,23 @@ export async function runStartupWorkload(kind: ServerName, p: StartupParams): Pr
     const rssLoadedMiB = await settledRssMiB(first.pid)
     const rssFileLoadedMiB = rssFileMiB(first.pid)
 
-    // 3. Clean stop; the data dir stays.
-    const stopped = await stop(first)
-    running.splice(running.indexOf(first), 1)
-    const dataDirMiB = round1(dirBytes(dataDir) / (1024 * 1024))
-
-    // 4. Restart on the same data dir; time until the key written last is served.
     const probeIndex = writeOrder(p.keys)(p.keys - 1)
     if (probeIndex !== load.probeIndex) throw new Error(`loader probed key ${load.probeIndex}, runner expects ${probeIndex}`)
     const probeKey = startupKey(STARTUP_KEY_PREFIX, probeIndex, p.keySize)
     const probeValue = startupValue(probeIndex, p.valueSize)
-    log(`${kind}: loaded in ${load.seconds} s; restarting on the same data dir`)
+
+    // 3. Crash (SIGKILL) as soon as the last txn has answered, and start again; time until the key written
+    //    last is served.
+    log(`${kind}: loaded in ${load.seconds} s; killing it (SIGKILL) and restarting on the same data dir`)
+    const crashed = await crashStartup(kind, first, dataDir, p, running, probeKey, probeValue)
+
+    // 4. Clean stop; the data dir stays.
+    log(`${kind}: restarted after the crash in ${crashed.seconds} s; stopping it (SIGTERM) and restarting`)
+    const stopped = await stop(crashed.server)
+    running.splice(running.indexOf(crashed.server), 1)
+    const dataDirMiB = round1(dirBytes(dataDir) / (1024 * 1024))
+
+    // 5. Restart on the same data dir; time until the key written last is served.
     const second = await launch(kind, dataDir, p)
     running.push(second)
     const client = rawClient(second.endpoint)
@@ -471,10 +483,7 @@ export async function runStartupWorkload(kind: ServerName, p: StartupParams): Pr
       const rssAfterRestartMiB = await settledRssMiB(second.pid)
       const rssFileAfterRestartMiB = rssFileMiB(second.pid)
       const keysAfterRestart = await countKeys(client, STARTUP_KEY_PREFIX)
-
-      // 5. Crash (SIGKILL) and start once more; time until the same key is served.
-      log(`${kind}: restarted in ${round3((served.at - second.spawnedAt) / 1000)} s; killing it (SIGKILL) and restarting`)
-      const crashStartupSeconds = await crashStartup(kind, second, dataDir, p, running, probeKey, probeValue)
+      log(`${kind}: restarted in ${round3((served.at - second.spawnedAt) / 1000)} s`)
       return {
         keys: p.keys,
         loadSeconds: load.seconds,
@@ -483,7 +492,7 @@ export async function runStartupWorkload(kind: ServerName, p: StartupParams): Pr
         rssLoadedMiB,
         rssPerKeyBytes: perKey(rssLoadedMiB, rssEmptyMiB, p.keys),
         startupSeconds: round3((served.at - second.spawnedAt) / 1000),
-        crashStartupSeconds,
+        crashStartupSeconds: crashed.seconds,
         rssAfterRestartMiB,
         rssPerKeyAfterRestartBytes: perKey(rssAfterRestartMiB, rssEmptyMiB, p.keys),
         readySeconds: round3((second.readyAt - second.spawnedAt) / 1000),
@@ -584,10 +593,11 @@ export function printStartupTable(p: StartupTableParams, s: StartupSummary): voi
   out.write(`\nstart-up: etcd vs etcdlite — ${p.rounds} round(s), fresh server per measurement, ` +
     `${p.unsafeNoFsync ? 'both with --unsafe-no-fsync' : 'durable (fsync)'}; medians over rounds\n` +
     `  ${STARTUP_WORKLOAD.name}: ${fmt(etcd.keys || lite.keys, 0)} keys (key ${p.keySize} B, value ${p.valueSize} B) loaded as Txns of ` +
-    `${STARTUP_OPS_PER_TXN} puts, ${STARTUP_IN_FLIGHT} in flight on ${STARTUP_CONNECTIONS} connections; SIGTERM; restart on the same data dir\n` +
+    `${STARTUP_OPS_PER_TXN} puts, ${STARTUP_IN_FLIGHT} in flight on ${STARTUP_CONNECTIONS} connections; SIGKILL; restart; SIGTERM; restart on the same data dir\n` +
     'start s = spawn until a Range for the key written last returned its value; ready s = spawn until the ready log line;\n' +
     'empty s = the same ready time for the first start on an empty data dir (the fixed cost of starting);\n' +
-    'after kill s = start s once more after a SIGKILL of the restarted server (etcdlite: no index checkpoint, a rebuild from the log);\n' +
+    'after kill s = spawn until served after a SIGKILL right after loading (etcd replays its WAL; etcdlite reads its newest\n' +
+    'background index checkpoint and replays the log past it); the clean restart follows a SIGTERM of that server;\n' +
     'ratio = etcd start s ÷ etcdlite start s (> 1: etcdlite faster). B/key = (VmRSS − VmRSS of the empty server) ÷ keys, after\n' +
     'loading and after the restart (settled; neither GC forced); file = RSS of mapped files after the restart (etcd: bbolt\'s mmap).\n' +
     'The restart reads a data dir that is still in the page cache (a warm start).\n\n')
