@@ -163,8 +163,9 @@ export class KvStore implements KV {
   async close(): Promise<void> {
     if (this.closed) return
     this.closed = true
-    await this.compactor.stop()
+    // The checkpointer first: a compaction ending during compactor.stop() would start a checkpoint.
     await this.checkpointer?.stop()
+    await this.compactor.stop()
     if (this.backend.persistent) {
       try {
         writeCheckpoint(
