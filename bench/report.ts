@@ -6,7 +6,8 @@
 // else it is marked unknown (machine and versions then describe this machine, now).
 import { readFileSync, statSync } from 'node:fs'
 import { parseArgs } from 'node:util'
-import { etcdVersionLine, parseJsonLines, parseMeta, writeReport, type ReportMeta } from './lib/report.js'
+import { writeReport } from './lib/report.js'
+import { etcdVersionLine, parseJsonLines, parseMeta, type ReportMeta } from './lib/report-meta.js'
 
 const USAGE = 'usage: node build/bench/report.js <results.jsonl> [--out bench] [--meta meta.json]'
 

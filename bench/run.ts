@@ -32,7 +32,8 @@ import {
   STARTUP_VALUE_SIZE, STARTUP_WORKLOAD, type StartupMeasurement,
 } from './lib/startup-run.js'
 import { LOAD_PARAM_OPTIONS, loadParamsOf, numberArg } from './lib/args.js'
-import { collectMachineInfo, commandLine, etcdVersionLine, writeReport, type ReportMeta } from './lib/report.js'
+import { writeReport } from './lib/report.js'
+import { collectMachineInfo, commandLine, etcdVersionLine, type ReportMeta } from './lib/report-meta.js'
 
 const CLIENT_JS = fileURLToPath(new URL('./client.js', import.meta.url))
 

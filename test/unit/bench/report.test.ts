@@ -3,9 +3,10 @@ import assert from 'node:assert/strict'
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import {
-  buildReport, commandLine, computeTargets, fmtNum, parseJsonLines, parseMeta, writeReport, type ReportMeta, type Verdict,
-} from '../../../bench/lib/report.js'
+import { buildReport, writeReport } from '../../../bench/lib/report.js'
+import { fmtNum } from '../../../bench/lib/report-lines.js'
+import { commandLine, parseJsonLines, parseMeta, type ReportMeta } from '../../../bench/lib/report-meta.js'
+import { computeTargets, type Verdict } from '../../../bench/lib/report-targets.js'
 import { escapeXml, formatValue, renderBarChart } from '../../../bench/lib/svg-chart.js'
 
 const META: ReportMeta = {
