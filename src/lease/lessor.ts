@@ -27,6 +27,8 @@ export interface LeaseItems {
   readonly attachedKeys: number
   /** The lease `key` is attached to, or NO_LEASE. */
   leaseOf(key: Uint8Array): bigint
+  /** The same for a key in its latin1 form (see bytes.ts), as the key index holds it. */
+  leaseOfLatin1(k: string): bigint
   /** Attach `key` to lease `id` (ignored if the lease does not exist, as after a restore). */
   attach(id: bigint, key: Uint8Array): void
   /** Detach `key` from lease `id`. */
@@ -212,6 +214,10 @@ export class Lessor implements LeaseItems {
   leaseOf(key: Uint8Array): bigint {
     if (this.itemMap.size === 0) return NO_LEASE
     return this.itemMap.get(bytesToLatin1(key)) ?? NO_LEASE
+  }
+
+  leaseOfLatin1(k: string): bigint {
+    return this.itemMap.get(k) ?? NO_LEASE
   }
 
   attach(id: bigint, key: Uint8Array): void {

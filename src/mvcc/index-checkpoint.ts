@@ -18,6 +18,7 @@
 // header replaces the old one in a single put, so a crash while writing leaves the old checkpoint intact.
 import { crc32 } from 'node:zlib'
 import type { Backend } from '../backend/backend.js'
+import { META } from '../backend/schema.js'
 import { latin1Range } from '../pkg/bytes.js'
 import { Reader, varintSize, writeBigVarint, writeVarint } from '../pkg/proto-wire.js'
 import { KeyIndex, type Generation } from './key-index.js'
@@ -68,9 +69,9 @@ export function isCheckpointKey(key: Uint8Array): boolean {
 
 const hexOf = (b: Uint8Array | undefined): string => (b === undefined ? '' : Buffer.from(b).toString('hex'))
 
-/** The meta markers as the header stores them. */
-export function compactionMarkers(backend: Backend, scheduledKey: Uint8Array, finishedKey: Uint8Array): { scheduled: string; finished: string } {
-  return { scheduled: hexOf(backend.get('meta', scheduledKey)), finished: hexOf(backend.get('meta', finishedKey)) }
+/** The meta compaction markers as the header stores them. */
+export function compactionMarkers(backend: Backend): { scheduled: string; finished: string } {
+  return { scheduled: hexOf(backend.get('meta', META.scheduledCompactRev)), finished: hexOf(backend.get('meta', META.finishedCompactRev)) }
 }
 
 /** Encoded bytes of one index entry (see writeEntry). */

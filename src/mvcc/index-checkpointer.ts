@@ -1,8 +1,8 @@
 // The background writer of the index checkpoint (index-checkpoint.ts), so that a start after a crash reads
 // the checkpoint and replays only the log written since, instead of rebuilding from the whole log.
 import { setImmediate as yieldToLoop } from 'node:timers/promises'
-import { META } from '../backend/schema.js'
-import { CheckpointWriter, compactionMarkers, type CheckpointState } from './index-checkpoint.js'
+import { CheckpointWriter } from './index-checkpoint.js'
+import type { KeyIndex } from './key-index.js'
 import type { KvStore } from './kvstore.js'
 
 /** Log entries past the checkpoint in force before a new one is written, at the least. */
@@ -81,11 +81,7 @@ export class IndexCheckpointer {
 
   private async run(): Promise<void> {
     const s = this.s
-    const state: CheckpointState = {
-      rev: s.rev(),
-      compactRev: s.compactRev(),
-      ...compactionMarkers(s.backend, META.scheduledCompactRev, META.finishedCompactRev),
-    }
+    const state = s.checkpointState()
     const replay = this.dirty
     this.dirty = 0
     // The keys in the index now: a key created later is all in the log past state.rev.
@@ -95,7 +91,11 @@ export class IndexCheckpointer {
     try {
       for (let i = 0; i < keys.length; i += this.keysPerTurn) {
         const chunks = w.chunks
-        for (const ki of keys.slice(i, i + this.keysPerTurn)) w.add(ki, s.leaseOf(ki))
+        const end = Math.min(i + this.keysPerTurn, keys.length)
+        for (let j = i; j < end; j++) {
+          const ki = keys[j] as KeyIndex
+          w.add(ki, s.leaseOf(ki))
+        }
         // Let the chunks buffered go out before encoding more (a commit joins the writers' group commit).
         if (w.chunks !== chunks) await s.backend.commit()
         else await yieldToLoop()

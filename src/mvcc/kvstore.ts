@@ -12,7 +12,7 @@ import { TreeIndex } from './tree-index.js'
 import { KeyIndex } from './key-index.js'
 import { decodeStored, StoreTxnRead, StoreTxnWrite } from './kvstore-txn.js'
 import { Compactor } from './kvstore-compaction.js'
-import { compactionMarkers, dropCheckpoint, readCheckpoint, writeCheckpoint, type LoadedCheckpoint } from './index-checkpoint.js'
+import { compactionMarkers, dropCheckpoint, readCheckpoint, writeCheckpoint, type CheckpointState, type LoadedCheckpoint } from './index-checkpoint.js'
 import { CHECKPOINT_KEYS_PER_TURN, CHECKPOINT_MIN_ENTRIES, IndexCheckpointer } from './index-checkpointer.js'
 
 export interface KvStoreOptions {
@@ -107,8 +107,12 @@ export class KvStore implements KV {
 
   /** @internal A key's lease as the lessor has it (0n for none). */
   leaseOf(ki: KeyIndex): bigint {
-    const leases = this.leases
-    return leases !== undefined && leases.attachedKeys > 0 ? leases.leaseOf(ki.key) : 0n
+    return this.leases?.leaseOfLatin1(ki.k) ?? 0n
+  }
+
+  /** @internal What a checkpoint of the index as it is now would claim (index-checkpoint.ts). */
+  checkpointState(): CheckpointState {
+    return { rev: this.currentRev, compactRev: this.compactMainRev, ...compactionMarkers(this.backend) }
   }
 
   durableRev(): number {
@@ -168,12 +172,7 @@ export class KvStore implements KV {
     await this.compactor.stop()
     if (this.backend.persistent) {
       try {
-        writeCheckpoint(
-          this.backend,
-          { rev: this.currentRev, compactRev: this.compactMainRev, ...compactionMarkers(this.backend, META.scheduledCompactRev, META.finishedCompactRev) },
-          this.index.snapshot(),
-          (ki) => this.leaseOf(ki),
-        )
+        writeCheckpoint(this.backend, this.checkpointState(), this.index.snapshot(), (ki) => this.leaseOf(ki))
       } catch {
         // A failed backend refuses writes; the next open rebuilds the index from the log.
       }
@@ -230,7 +229,7 @@ export class KvStore implements KV {
     const found = {
       // What finishRestore makes the compacted revision: an unfinished scheduled compaction counts.
       compactRev: scheduled !== 0 && scheduled > this.compactMainRev ? scheduled : this.compactMainRev,
-      ...compactionMarkers(this.backend, META.scheduledCompactRev, META.finishedCompactRev),
+      ...compactionMarkers(this.backend),
     }
     const cp = this.backend.persistent ? readCheckpoint(this.backend, found) : undefined
     const { last, entries } = await this.restoreFromLog(chunk, max, cp)

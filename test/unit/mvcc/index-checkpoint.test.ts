@@ -100,7 +100,11 @@ class FakeLeases implements LeaseItems {
   }
 
   leaseOf(key: Uint8Array): bigint {
-    return this.items.get(Buffer.from(key).toString('latin1')) ?? 0n
+    return this.leaseOfLatin1(Buffer.from(key).toString('latin1'))
+  }
+
+  leaseOfLatin1(k: string): bigint {
+    return this.items.get(k) ?? 0n
   }
 
   attach(id: bigint, key: Uint8Array): void {
