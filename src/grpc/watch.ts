@@ -1,14 +1,14 @@
 // The Watch service (etcd v3rpc/watch.go, transport half): one bidirectional stream per call, carrying any
 // number of watchers. Requests are decoded by hand (watch-codec.ts) and handed to the server's
-// ServerWatchStream; responses are encoded by hand and written with real backpressure: once 128
-// responses wait to be written the stream takes no more watcher responses (their watchers become victims
-// and are retried from the store) and reads no more requests, until 'drain'.
+// ServerWatchStream; responses are encoded by hand and written in batches (stream-writer.ts: one HTTP/2
+// write per fan-out round, one batch in flight) with real backpressure: once 128 responses wait behind
+// the batch in flight the stream takes no more watcher responses (their watchers become victims and are
+// retried from the store) and reads no more requests, until that batch is written.
 //
-// grpc-js writes one message per HTTP/2 write completion, so a stream that many watchers share can fall
-// behind a burst of writes. While a watcher's last events response still waits in the queue (not yet
-// serialized), the next revision's events are appended to it (up to MERGE_MAX_REVS revisions) instead
-// of queuing another message: what etcd does for a watcher that fell behind (one response, several
-// revisions), without the detour through the victim batch and the revision log.
+// While a watcher's last events response still waits in the queue (not yet encoded), the next revision's
+// events are appended to it (up to MERGE_MAX_REVS revisions) instead of queuing another message: what
+// etcd does for a watcher that fell behind (one response, several revisions), without the detour through
+// the victim batch and the revision log.
 import type { handleBidiStreamingCall, ServerDuplexStream, ServiceDefinition, UntypedServiceImplementation } from '@grpc/grpc-js'
 import type { EtcdServer } from '../etcdserver/etcd-server.js'
 import type { WatchEvent, WatchResponse } from '../etcdserver/types.js'
@@ -17,32 +17,25 @@ import { WATCH_CHAN_BUF_LEN, type ServerWatchStream, type WatchResponseSink } fr
 import { decodeWatchRequest, encodeWatchResponseTransient, type DecodedWatchRequest } from './watch-codec.js'
 import { toServiceError, type ErrorReporter } from './status.js'
 import { credentialsOf } from './interceptor.js'
+import { batchOutOf, SendError, StreamWriter, type WriteMode } from './stream-writer.js'
 
 /** Most revisions appended into one queued response (bounds what a backlogged stream holds). */
 const MERGE_MAX_REVS = 16
 
-/** A response as queued on the call: events may still be appended until grpc-js serializes it. */
+/** A response as queued on the call: events may still be appended until the writer seals its batch. */
 interface QueuedResponse extends WatchResponse {
   header: WatchResponse['header']
   events: readonly WatchEvent[]
-  /** Set by the serializer: the bytes are out, nothing may be appended any more. */
-  sealed?: boolean
   revs?: number
   /** Our own copy of the events once something was appended (the first array is shared with other watchers). */
   merged?: WatchEvent[]
-}
-
-/** grpc-js copies what this returns into its framed message before serializing another (see encodeWatchResponseTransient). */
-function serializeQueued(r: QueuedResponse): Buffer {
-  r.sealed = true
-  return encodeWatchResponseTransient(r)
 }
 
 /** The Watch service definition with the hand-written codec. */
 export function watchServiceDefinition(base: ServiceDefinition): ServiceDefinition {
   const watch = base['Watch']
   if (watch === undefined) throw new Error('Watch service definition lacks Watch')
-  return { ...base, Watch: { ...watch, requestDeserialize: decodeWatchRequest, responseSerialize: serializeQueued } }
+  return { ...base, Watch: { ...watch, requestDeserialize: decodeWatchRequest, responseSerialize: encodeWatchResponseTransient } }
 }
 
 /** The Watch calls a gRPC server has open, so shutdown can end them instead of waiting for clients. */
@@ -72,49 +65,62 @@ export class WatchCalls {
   }
 }
 
-export function watchHandlers(server: EtcdServer, report: ErrorReporter, calls: WatchCalls): UntypedServiceImplementation {
-  const watch: handleBidiStreamingCall<DecodedWatchRequest, QueuedResponse> = (call) => serveWatch(server, call, report, calls)
+/** `mode`: how responses reach HTTP/2 (stream-writer.ts); 'per-message' only for tests of that path. */
+export function watchHandlers(server: EtcdServer, report: ErrorReporter, calls: WatchCalls, mode: WriteMode = 'framed'): UntypedServiceImplementation {
+  const watch: handleBidiStreamingCall<DecodedWatchRequest, QueuedResponse> = (call) => serveWatch(server, call, report, calls, mode)
   return { Watch: watch }
 }
 
-function serveWatch(server: EtcdServer, call: ServerDuplexStream<DecodedWatchRequest, QueuedResponse>, report: ErrorReporter, calls: WatchCalls): void {
+function serveWatch(server: EtcdServer, call: ServerDuplexStream<DecodedWatchRequest, QueuedResponse>, report: ErrorReporter, calls: WatchCalls,
+  mode: WriteMode): void {
   let blocked = false
   let done = false
   let stream: ServerWatchStream | undefined
+  /** Each watcher's last queued events response, which later events may join until the writer seals it. */
+  const lastEvents = new Map<number, QueuedResponse>()
+  const sent = (err: Error | undefined): void => {
+    if (err !== undefined) {
+      if (err instanceof SendError) call.emit('error', { code: err.code, details: err.message })
+      else finish()
+      return
+    }
+    if (!blocked || full()) return
+    blocked = false
+    if (done) return
+    call.resume()
+    server.watchable.kickVictims()
+  }
+  // Map.clear() allocates a fresh table even when empty; a create burst seals once per control response.
+  const writer = new StreamWriter<WatchResponse>(batchOutOf(call, mode), sent, () => {
+    if (lastEvents.size !== 0) lastEvents.clear()
+  })
   const finish = (): void => {
     calls.remove(stop)
     if (done) return
     done = true
+    writer.close()
     stream?.close()
   }
-  /** End the call from the server side (shutdown). */
+  /** End the call from the server side (shutdown), after what is queued. */
   const stop = (): void => {
+    writer.flushNow()
     finish()
     call.emit('error', toServiceError(new EtcdError('STOPPED')))
   }
-  // Full = etcd's 128 responses not yet handed to HTTP/2 (grpc-js's duplex itself says "full" at 16; one
-  // put fanning out to many watchers of a stream queues one response each). Checked live, so victims get
-  // back in (on the victim loop's next tick) as soon as there is room, not only once the queue is empty.
-  const full = (): boolean => call.writableLength >= WATCH_CHAN_BUF_LEN
-  /** Each watcher's last queued events response, which later events may join while it is unsealed. */
-  const lastEvents = new Map<number, QueuedResponse>()
-  const write = (resp: QueuedResponse): void => {
+  // Full = etcd's 128 responses (its watch stream's channel) not yet handed to HTTP/2. Responses queue only
+  // while a batch is in flight, so this counts what piled up behind a slow write. Checked live, so victims
+  // get back in (on the victim loop's next tick) as soon as there is room, not only once the queue is empty.
+  const full = (): boolean => writer.unsent >= WATCH_CHAN_BUF_LEN
+  const write = (resp: WatchResponse): void => {
     if (done) return
-    call.write(resp)
+    writer.push(resp)
     if (blocked || !full()) return
     blocked = true
     // Reading no more requests bounds the control responses a client can make us queue while it reads nothing.
     call.pause()
-    call.once('drain', () => {
-      blocked = false
-      if (done) return
-      call.resume()
-      server.watchable.kickVictims()
-    })
   }
   /** Anything but a plain events response is ordered against every watcher's events: stop appending. */
   const writeOther = (resp: WatchResponse): void => {
-    // Map.clear() allocates a fresh table even when empty; a create burst sends one control response each.
     if (lastEvents.size !== 0) lastEvents.clear()
     write(resp)
   }
@@ -124,7 +130,7 @@ function serveWatch(server: EtcdServer, call: ServerDuplexStream<DecodedWatchReq
       const plain = resp.events.length !== 0 && !resp.created && !resp.canceled && !resp.fragment
       if (plain) {
         const q = lastEvents.get(resp.watchId)
-        if (q !== undefined && q.sealed !== true && (q.revs ?? 1) < MERGE_MAX_REVS) {
+        if (q !== undefined && (q.revs ?? 1) < MERGE_MAX_REVS) {
           if (q.merged === undefined) q.events = q.merged = q.events.slice()
           for (const e of resp.events) q.merged.push(e)
           q.header = resp.header
@@ -169,8 +175,9 @@ function serveWatch(server: EtcdServer, call: ServerDuplexStream<DecodedWatchReq
       report(err)
     }
   })
-  // The client half-closed: etcd's recvLoop sees EOF and the call ends with OK.
+  // The client half-closed: etcd's recvLoop sees EOF and the call ends with OK, after what is queued.
   call.on('end', () => {
+    writer.flushNow()
     finish()
     call.end()
   })
