@@ -34,6 +34,7 @@ import {
 import { LOAD_PARAM_OPTIONS, loadParamsOf, numberArg } from './lib/args.js'
 import { writeReport } from './lib/report.js'
 import { collectMachineInfo, commandLine, etcdVersionLine, type ReportMeta } from './lib/report-meta.js'
+import { readCpuTimes, stealPct } from './lib/cpu-steal.js'
 
 const CLIENT_JS = fileURLToPath(new URL('./client.js', import.meta.url))
 
@@ -512,6 +513,8 @@ async function main(): Promise<number> {
     nodeVersion: process.version,
   }
   emit({ type: 'meta', ...meta })
+  const cpuAtStart = readCpuTimes()
+  const startedMs = performance.now()
 
   const results: Measurement[] = []
   const watchResults: WatchMeasurement[] = []
@@ -696,6 +699,9 @@ async function main(): Promise<number> {
     ...pushCeilingLines(pushCeilings, served(watchSums.flatMap((s) => (s.kind === 'fanout' ? [[s.w.name, s.etcd.eventsPerSec, s.lite.eventsPerSec] as [string, number, number]] : [])))),
   ]
   for (const l of ceilingLines) emit({ type: 'summary', ceilingOf: l.workload, ...l })
+  const steal = stealPct(cpuAtStart, readCpuTimes())
+  emit({ type: 'steal', stealPct: steal, seconds: Math.round((performance.now() - startedMs) / 1000) })
+  if (steal !== null) log(`cpu steal: ${steal} % of the machine's CPU time went to other guests during the run`)
   if (rows.length > 0) printTable(args, rows)
   if (watchSums.length > 0) printWatchTables(args, watchSums)
   if (leaseSums.length > 0) printLeaseTables(args, leaseSums)

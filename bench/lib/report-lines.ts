@@ -40,18 +40,21 @@ export interface Parsed {
   readonly pushRounds: Obj[]
   readonly storage: Obj[]
   readonly kvResults: Obj[]
+  /** CPU time stolen by the hypervisor during the run, % of the machine's (cpu-steal.ts); null if not measured. */
+  stealPct: number | null
 }
 
 export function parseLines(lines: readonly object[]): Parsed {
   const p: Parsed = {
-    kv: new Map(), watch: new Map(), lease: new Map(), startup: new Map(), ceilingOf: new Map(), rpcRounds: [], pushRounds: [], storage: [], kvResults: [],
+    kv: new Map(), watch: new Map(), lease: new Map(), startup: new Map(), ceilingOf: new Map(), rpcRounds: [], pushRounds: [], storage: [], kvResults: [], stealPct: null,
   }
   for (const line of lines) {
     if (!isObj(line)) continue
     const t = str(line, 'type')
     const kind = str(line, 'kind')
     const workload = str(line, 'workload')
-    if (t === 'ceiling') {
+    if (t === 'steal') p.stealPct = num(line, 'stealPct')
+    else if (t === 'ceiling') {
       if (kind === 'rpc') p.rpcRounds.push(line)
       else if (kind === 'push') p.pushRounds.push(line)
       else if (kind === 'storage') p.storage.push(line)

@@ -36,6 +36,7 @@ export function buildReport(lines: readonly object[], meta: ReportMeta): Report 
     ['etcdlite', meta.etcdliteVersion ?? packageVersion() ?? '-'],
     ['command', mdCode(meta.command)],
     ['durability', durability],
+    ...(p.stealPct === null ? [] : [['CPU steal', `${fmtNum(p.stealPct, 1)} % of the machine's CPU time went to other guests of the hypervisor during the run (/proc/stat); the higher, the noisier the figures`]]),
   ], true)
   const targets = targetsOf(p, m.cores)
   const measured = targets.filter((t) => t.met !== '-')

@@ -48,6 +48,7 @@ const LINES: readonly object[] = [
   { type: 'summary', workload: 'startup-1m', keys: 1000, etcd: { startupSeconds: 1.2, crashStartupSeconds: 1.3, readyEmptySeconds: 0.5, rssPerKeyBytes: 300 },
     etcdlite: { startupSeconds: 0.8, crashStartupSeconds: 2.6, readyEmptySeconds: 0.3, rssPerKeyBytes: null }, startupRatio: 1.5 },
   { type: 'summary', ceilingOf: 'put-16conn', kind: 'rpc', workload: 'put-16conn', ceiling: 1800, etcd: 1000, lite: 1600 },
+  { type: 'steal', stealPct: 12.5, seconds: 60 },
 ]
 
 /** Balanced tags, quoted attributes, one <svg> root, every `&` an entity: enough to catch broken output. */
@@ -137,7 +138,8 @@ describe('bench report', () => {
   it('writes the header, the checklist and one table per group present', () => {
     const { markdown: md } = buildReport(LINES, META)
     for (const s of ['Test CPU @ 1 GHz, 2 cores, 3.8 GiB RAM, Linux 6.1.0-test (x64)', 'etcd Version: 3.4.23', '`node build/bench/run.js --seconds 1 --workloads put-16conn`',
-      '| durability | durable', '2025-01-02T03:04:05.000Z', '4 of 6 measured targets met (2 not measured in this run)']) {
+      '| durability | durable', '2025-01-02T03:04:05.000Z', '4 of 6 measured targets met (2 not measured in this run)',
+      "| CPU steal | 12.5 % of the machine's CPU time"]) {
       assert.ok(md.includes(s), `markdown has ${s}`)
     }
     assert.deepEqual(row(md, 'put-16conn: etcdlite ops/s').slice(1, 3), ['1.60×', '✅ yes'])
@@ -193,6 +195,7 @@ describe('bench report', () => {
     assert.equal(charts.size, 0)
     assert.ok(markdown.includes('0 of 0 measured targets met (8 not measured in this run)'))
     assert.match(markdown, /\| etcd \| - \|/)
+    assert.ok(!markdown.includes('CPU steal'), 'no steal row when the run did not measure it')
   })
 
   it('draws an empty chart, a log axis and non-positive values without breaking', () => {
