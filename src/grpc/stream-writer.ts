@@ -160,7 +160,7 @@ export class StreamWriter<T> {
 
   /**
    * `onSent(err)`: a batch completed (err set if it failed; the writer then takes nothing more).
-   * `onSeal(items)`: the items are about to be encoded; after this their owner must not change them.
+   * `onSeal()`: what is queued is about to be handed to `out`; after this its owner must not change it.
    */
   constructor(
     private readonly out: BatchOut<T>,
