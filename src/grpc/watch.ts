@@ -17,7 +17,7 @@ import { WATCH_CHAN_BUF_LEN, type ServerWatchStream, type WatchResponseSink } fr
 import { decodeWatchRequest, encodeWatchResponseTransient, type DecodedWatchRequest } from './watch-codec.js'
 import { toServiceError, type ErrorReporter } from './status.js'
 import { credentialsOf } from './interceptor.js'
-import { batchOutOf, SendError, StreamWriter, type WriteMode } from './stream-writer.js'
+import { batchOutOf, SendError, StreamWriter } from './stream-writer.js'
 
 /** Most revisions appended into one queued response (bounds what a backlogged stream holds). */
 const MERGE_MAX_REVS = 16
@@ -65,19 +65,21 @@ export class WatchCalls {
   }
 }
 
-/** `mode`: how responses reach HTTP/2 (stream-writer.ts); 'per-message' only for tests of that path. */
-export function watchHandlers(server: EtcdServer, report: ErrorReporter, calls: WatchCalls, mode: WriteMode = 'framed'): UntypedServiceImplementation {
-  const watch: handleBidiStreamingCall<DecodedWatchRequest, QueuedResponse> = (call) => serveWatch(server, call, report, calls, mode)
+export function watchHandlers(server: EtcdServer, report: ErrorReporter, calls: WatchCalls): UntypedServiceImplementation {
+  const watch: handleBidiStreamingCall<DecodedWatchRequest, QueuedResponse> = (call) => serveWatch(server, call, report, calls)
   return { Watch: watch }
 }
 
-function serveWatch(server: EtcdServer, call: ServerDuplexStream<DecodedWatchRequest, QueuedResponse>, report: ErrorReporter, calls: WatchCalls,
-  mode: WriteMode): void {
+function serveWatch(server: EtcdServer, call: ServerDuplexStream<DecodedWatchRequest, QueuedResponse>, report: ErrorReporter, calls: WatchCalls): void {
   let blocked = false
   let done = false
   let stream: ServerWatchStream | undefined
   /** Each watcher's last queued events response, which later events may join until the writer seals it. */
   const lastEvents = new Map<number, QueuedResponse>()
+  /** Nothing queued so far may take more events (Map.clear() allocates a fresh table even when empty). */
+  const stopAppending = (): void => {
+    if (lastEvents.size !== 0) lastEvents.clear()
+  }
   const sent = (err: Error | undefined): void => {
     if (err !== undefined) {
       if (err instanceof SendError) call.emit('error', { code: err.code, details: err.message })
@@ -90,10 +92,7 @@ function serveWatch(server: EtcdServer, call: ServerDuplexStream<DecodedWatchReq
     call.resume()
     server.watchable.kickVictims()
   }
-  // Map.clear() allocates a fresh table even when empty; a create burst seals once per control response.
-  const writer = new StreamWriter<WatchResponse>(batchOutOf(call, mode), sent, () => {
-    if (lastEvents.size !== 0) lastEvents.clear()
-  })
+  const writer = new StreamWriter<WatchResponse>(batchOutOf(call), sent, stopAppending)
   const finish = (): void => {
     calls.remove(stop)
     if (done) return
@@ -121,7 +120,7 @@ function serveWatch(server: EtcdServer, call: ServerDuplexStream<DecodedWatchReq
   }
   /** Anything but a plain events response is ordered against every watcher's events: stop appending. */
   const writeOther = (resp: WatchResponse): void => {
-    if (lastEvents.size !== 0) lastEvents.clear()
+    stopAppending()
     write(resp)
   }
   const sink: WatchResponseSink = {
