@@ -35,6 +35,7 @@ import { LOAD_PARAM_OPTIONS, loadParamsOf, numberArg } from './lib/args.js'
 import { writeReport } from './lib/report.js'
 import { collectMachineInfo, commandLine, etcdVersionLine, type ReportMeta } from './lib/report-meta.js'
 import { readCpuTimes, stealPct } from './lib/cpu-steal.js'
+import { DEFAULT_SERVER_WARMUP_SECONDS, freshServerWarmupSeconds, kvWarmupPassSeconds } from './lib/warmup.js'
 
 const CLIENT_JS = fileURLToPath(new URL('./client.js', import.meta.url))
 
@@ -56,6 +57,10 @@ const GROUPS: Readonly<Record<string, readonly string[]>> = {
 const USAGE = `usage: npm run bench -- [options]
   --seconds N          measured seconds per workload (default: $BENCH_SECONDS or 5)
   --warmup N           warm-up seconds before each measurement (default 1)
+  --server-warmup N    unmeasured load each server gets before it is first measured, so V8 has compiled
+                       etcdlite's hot paths (default 5): KV servers and the RPC ceiling run every KV workload
+                       in turn for max(1, N ÷ workloads) s; fan-out and churn workloads, each on a fresh
+                       server, warm up max(--warmup, N) s. 0 turns it off
   --rounds N           repeat everything N times, alternating server order; report medians (default 1)
   --workloads a,b      only these workloads (default: all); the groups kv, watch, lease, startup and all also work:
                        ${ALL_NAMES.join(', ')}
@@ -102,6 +107,8 @@ interface RunArgs extends LoadParams {
   readonly etcdliteBin: string | undefined
   readonly auth: boolean
   readonly unsafeNoFsync: boolean
+  /** Unmeasured load before a server's first measurement (see --server-warmup), seconds; 0: none. */
+  readonly serverWarmupSeconds: number
   /** Measure the RPC, storage and push ceilings alongside the workloads (default); --skip-ceilings turns them off. */
   readonly ceilings: boolean
   /**
@@ -124,6 +131,7 @@ function parseRunArgs(argv: readonly string[]): RunArgs | undefined {
       // No default: $BENCH_SECONDS stands in for a missing --seconds.
       seconds: { type: 'string' },
       rounds: { type: 'string', default: '1' },
+      'server-warmup': { type: 'string', default: String(DEFAULT_SERVER_WARMUP_SECONDS) },
       workloads: { type: 'string' },
       auth: { type: 'boolean', default: false },
       'unsafe-no-fsync': { type: 'boolean', default: false },
@@ -183,6 +191,7 @@ function parseRunArgs(argv: readonly string[]): RunArgs | undefined {
     etcdliteBin: values['etcdlite-bin'],
     auth: values.auth,
     unsafeNoFsync: values['unsafe-no-fsync'],
+    serverWarmupSeconds: numberArg('server-warmup', values['server-warmup'], 0),
     ceilings: !values['skip-ceilings'],
     // A trial run of a few workloads must not overwrite the committed report of the last full run.
     report: !values['no-report'] && (values['report-dir'] !== undefined || (values.workloads === undefined && servers.length === SERVER_ORDER.length)),
@@ -296,7 +305,7 @@ function printTable(args: RunArgs, rows: readonly { w: Workload; etcd: Summary; 
   ])
   const out = process.stdout
   out.write('\n')
-  out.write(`etcd vs etcdlite — ${args.rounds} round(s) × ${args.seconds} s (+${args.warmupSeconds} s warm-up), key ${args.keySize} B, value ${args.valueSize} B, ` +
+  out.write(`etcd vs etcdlite — ${args.rounds} round(s) × ${args.seconds} s (+${args.warmupSeconds} s warm-up; servers warmed up first: --server-warmup ${args.serverWarmupSeconds}), key ${args.keySize} B, value ${args.valueSize} B, ` +
     `range ${args.serializable ? 'serializable' : 'linearizable'}${args.unsafeNoFsync ? '; both with --unsafe-no-fsync' : '; durable (fsync)'}${args.auth ? `; auth on, as a user with ${AUTH_DECOYS + 2} permissions` : ''}; medians over rounds; latencies in ms\n`)
   out.write('ops ratio = etcdlite/etcd ops/s; p99 ratio = etcd/etcdlite p99 (both: > 1 means etcdlite is better)\n')
   out.write('NxKconn = N concurrent requests over K gRPC connections; cpu% = server CPU in % of one core during the window;\n' +
@@ -436,7 +445,7 @@ function printWatchTables(args: RunArgs, sums: readonly WatchSummary[]): void {
     `key ${args.keySize} B, value ${args.valueSize} B; medians over rounds\n`)
   for (const s of sums) out.write(`  ${s.w.name}: ${describeWatch(s.w)}\n`)
   if (fan.length > 0) {
-    out.write(`\nfan-out (${args.seconds} s window after ${args.warmupSeconds} s warm-up; watchers on ${args.watchPrefix ? 'the writer\'s prefix' : 'the writer\'s key'}). ` +
+    out.write(`\nfan-out (${args.seconds} s window after ${freshServerWarmupSeconds(args.warmupSeconds, args.serverWarmupSeconds)} s warm-up; watchers on ${args.watchPrefix ? 'the writer\'s prefix' : 'the writer\'s key'}). ` +
       'ev/s = events received by all watchers per second; ratio = etcdlite/etcd.\n' +
       'p50/p99 = put-to-event latency in ms (receive − put sent), sampled watchers; "lost" = that quantile was not\n' +
       'delivered within the drain time; p99 ratio = etcd/etcdlite. lost% = sampled events never received.\n' +
@@ -511,6 +520,7 @@ async function main(): Promise<number> {
     date: new Date().toISOString(),
     machine: collectMachineInfo(),
     nodeVersion: process.version,
+    warmup: { seconds: args.warmupSeconds, serverSeconds: args.serverWarmupSeconds },
   }
   emit({ type: 'meta', ...meta })
   const cpuAtStart = readCpuTimes()
@@ -537,6 +547,19 @@ async function main(): Promise<number> {
           const s = await startServer(n, args)
           shared.set(n, s)
           if (args.auth) tokens.set(n, await enableBenchAuth(s.endpoint))
+        }
+        // Warm-up pass (lib/warmup.ts): every workload's load once on each server and the ceiling, unmeasured.
+        const passSeconds = kvWarmupPassSeconds(args.serverWarmupSeconds, args.workloads.length)
+        if (passSeconds > 0) {
+          const pass: RunArgs = { ...args, seconds: passSeconds, warmupSeconds: 0 }
+          log(`warm-up pass: every KV workload for ${passSeconds.toFixed(1)} s on each server${rpcCeiling === undefined ? '' : ' and the rpc ceiling'}, unmeasured`)
+          for (const w of args.workloads) {
+            for (const name of args.servers) {
+              const server = shared.get(name)
+              if (server !== undefined) await runClient(server, w, pass, tokens.get(name))
+            }
+            if (rpcCeiling !== undefined && RPC_CEILING_OPS.has(w.op)) await runRpcCeiling(rpcCeiling, w, pass)
+          }
         }
         for (let round = 0; round < args.rounds; round++) {
           for (const [wi, w] of args.workloads.entries()) {
@@ -590,7 +613,8 @@ async function main(): Promise<number> {
           const server = await startServer(name, args)
           try {
             await settle()
-            const figures = await runWatchWorkload(server, w, { ...args, tmpDir: tmp }, `${w.name}-${name}-r${round + 1}`)
+            const warmupSeconds = w.kind === 'fanout' ? freshServerWarmupSeconds(args.warmupSeconds, args.serverWarmupSeconds) : args.warmupSeconds
+            const figures = await runWatchWorkload(server, w, { ...args, warmupSeconds, tmpDir: tmp }, `${w.name}-${name}-r${round + 1}`)
             const m: WatchMeasurement = { ...figures, round: round + 1, workload: w.name, server: name }
             watchResults.push(m)
             emit({ type: 'result', ...m })
@@ -606,7 +630,7 @@ async function main(): Promise<number> {
           await settle()
           const c: PushCeilingMeasurement = {
             ...(await runPushCeiling({
-              seconds: args.seconds, warmupSeconds: args.warmupSeconds, watchers: w.watchers, streams: w.streams,
+              seconds: args.seconds, warmupSeconds: freshServerWarmupSeconds(args.warmupSeconds, args.serverWarmupSeconds), watchers: w.watchers, streams: w.streams,
               eventsPerResponse, keySize: args.keySize, valueSize: args.valueSize, watchProcs: args.watchProcs,
             })),
             round: round + 1,
@@ -625,7 +649,8 @@ async function main(): Promise<number> {
           const server = await startServer(name, args)
           try {
             await settle()
-            const figures = await runLeaseWorkload(server, w, args, `${w.name}-${name}-r${round + 1}`)
+            const warmupSeconds = w.kind === 'churn' ? freshServerWarmupSeconds(args.warmupSeconds, args.serverWarmupSeconds) : args.warmupSeconds
+            const figures = await runLeaseWorkload(server, w, { ...args, warmupSeconds }, `${w.name}-${name}-r${round + 1}`)
             const m: LeaseMeasurement = { ...figures, round: round + 1, workload: w.name, server: name }
             leaseResults.push(m)
             emit({ type: 'result', ...m })
@@ -704,7 +729,7 @@ async function main(): Promise<number> {
   if (steal !== null) log(`cpu steal: ${steal} % of the machine's CPU time went to other guests during the run`)
   if (rows.length > 0) printTable(args, rows)
   if (watchSums.length > 0) printWatchTables(args, watchSums)
-  if (leaseSums.length > 0) printLeaseTables(args, leaseSums)
+  if (leaseSums.length > 0) printLeaseTables({ ...args, warmupSeconds: freshServerWarmupSeconds(args.warmupSeconds, args.serverWarmupSeconds) }, leaseSums)
   printCeilingTables(ceilingLines, storageCeilings)
   if (startupSum !== undefined) printStartupTable({ rounds: args.rounds, keySize: args.keySize, valueSize: STARTUP_VALUE_SIZE, unsafeNoFsync: args.unsafeNoFsync }, startupSum)
   if (args.report) {

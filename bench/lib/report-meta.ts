@@ -31,6 +31,15 @@ export interface ReportMeta {
   readonly nodeVersion?: string
   /** Default: the version in package.json. */
   readonly etcdliteVersion?: string
+  /** --warmup and --server-warmup of the run, seconds; absent in runs that predate --server-warmup. */
+  readonly warmup?: RunWarmup
+}
+
+export interface RunWarmup {
+  /** Before each measurement. */
+  readonly seconds: number
+  /** Before each server's first measurement (bench/lib/warmup.ts). */
+  readonly serverSeconds: number
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -104,6 +113,9 @@ export function parseMeta(x: unknown): ReportMeta | undefined {
   const date = str(x, 'date')
   const nodeVersion = str(x, 'nodeVersion')
   const etcdliteVersion = str(x, 'etcdliteVersion')
+  const w = sub(x, 'warmup')
+  const warmSeconds = w === undefined ? null : num(w, 'seconds')
+  const serverSeconds = w === undefined ? null : num(w, 'serverSeconds')
   return {
     command,
     etcdVersion: str(x, 'etcdVersion'),
@@ -112,5 +124,6 @@ export function parseMeta(x: unknown): ReportMeta | undefined {
     ...(machine === undefined ? {} : { machine }),
     ...(nodeVersion === null ? {} : { nodeVersion }),
     ...(etcdliteVersion === null ? {} : { etcdliteVersion }),
+    ...(warmSeconds === null || serverSeconds === null ? {} : { warmup: { seconds: warmSeconds, serverSeconds } }),
   }
 }

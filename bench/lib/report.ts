@@ -5,7 +5,7 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fmtNum, mdCode, mdTable, parseLines } from './report-lines.js'
-import { collectMachineInfo, packageVersion, type ReportMeta } from './report-meta.js'
+import { collectMachineInfo, packageVersion, type ReportMeta, type RunWarmup } from './report-meta.js'
 import { CHART_DIR, CHART_FILES, kvSection, leaseSection, RESULTS_FILE, startupSection, storageSection, watchSection, type ChartFile, type Section } from './report-sections.js'
 import { targetsOf, type Verdict } from './report-targets.js'
 
@@ -16,6 +16,15 @@ export interface Report {
   readonly markdown: string
   /** File name under results/ → SVG text. */
   readonly charts: ReadonlyMap<string, string>
+}
+
+/** The header's warm-up row: what each server ran before it was measured. */
+function warmupText(w: RunWarmup): string {
+  const before = `${fmtNum(w.seconds, 1)} s of load before each measurement`
+  if (w.serverSeconds <= 0) return `${before}; no server warm-up (--server-warmup 0): etcdlite's first measurements ran partly unoptimized (V8 compiles hot code as it runs)`
+  return `${before}; before its first measurement every server got unmeasured load so that V8 had compiled etcdlite's hot paths ` +
+    `(--server-warmup ${fmtNum(w.serverSeconds, 1)}): the KV servers and the RPC ceiling ran every KV workload in turn, ` +
+    `and fan-out and churn workloads, each on a fresh server, warmed up for ${fmtNum(Math.max(w.seconds, w.serverSeconds), 1)} s. Both servers got the same.`
 }
 
 /** Build RESULTS.md and the charts in memory (pure apart from the meta defaults: machine, versions, date). */
@@ -36,6 +45,7 @@ export function buildReport(lines: readonly object[], meta: ReportMeta): Report 
     ['etcdlite', meta.etcdliteVersion ?? packageVersion() ?? '-'],
     ['command', mdCode(meta.command)],
     ['durability', durability],
+    ...(meta.warmup === undefined ? [] : [['warm-up', warmupText(meta.warmup)]]),
     ...(p.stealPct === null ? [] : [['CPU steal', `${fmtNum(p.stealPct, 1)} % of the machine's CPU time went to other guests of the hypervisor during the run (/proc/stat); the higher, the noisier the figures`]]),
   ], true)
   const targets = targetsOf(p, m.cores)

@@ -196,6 +196,17 @@ describe('bench report', () => {
     assert.ok(markdown.includes('0 of 0 measured targets met (8 not measured in this run)'))
     assert.match(markdown, /\| etcd \| - \|/)
     assert.ok(!markdown.includes('CPU steal'), 'no steal row when the run did not measure it')
+    assert.ok(!markdown.includes('| warm-up |'), 'no warm-up row for a run that predates --server-warmup')
+  })
+
+  it('states the warm-up each server had before it was measured', () => {
+    const warm = buildReport(LINES, { ...META, warmup: { seconds: 1, serverSeconds: 5 } }).markdown
+    const line = warm.split('\n').find((l) => l.startsWith('| warm-up |')) ?? ''
+    assert.match(line, /1\.0 s of load before each measurement/)
+    assert.match(line, /--server-warmup 5\.0/)
+    assert.match(line, /fan-out and churn workloads, each on a fresh server, warmed up for 5\.0 s/)
+    const cold = buildReport(LINES, { ...META, warmup: { seconds: 2, serverSeconds: 0 } }).markdown
+    assert.match(cold.split('\n').find((l) => l.startsWith('| warm-up |')) ?? '', /2\.0 s of load before each measurement; no server warm-up \(--server-warmup 0\)/)
   })
 
   it('draws an empty chart, a log axis and non-positive values without breaking', () => {
@@ -227,6 +238,8 @@ describe('bench report', () => {
     assert.equal(objs.length, 2)
     assert.deepEqual(parseMeta(objs[1]), { command: 'c', etcdVersion: null, unsafeNoFsync: true })
     assert.equal(parseMeta({ nope: 1 }), undefined)
+    assert.deepEqual(parseMeta({ command: 'c', warmup: { seconds: 1, serverSeconds: 5 } })?.warmup, { seconds: 1, serverSeconds: 5 })
+    assert.equal(parseMeta({ command: 'c', warmup: { seconds: 1 } })?.warmup, undefined, 'a half-given warm-up is left out')
     assert.equal(commandLine([], 'npm run bench --'), 'npm run bench')
     assert.equal(commandLine(['--workloads', 'a,b', '--etcd-args=--x y', "it's"]), "node build/bench/run.js --workloads a,b '--etcd-args=--x y' 'it'\\''s'")
   })
