@@ -3,8 +3,8 @@
 // etcdlite runs on V8, which compiles a function with its optimizing compiler only once it has run often
 // enough; until then the function runs interpreted or baseline-compiled, several times slower. etcd is
 // compiled ahead of time. Measured on this bench's machine, a put-1 window that opened after 1 s of load
-// cost etcdlite 1.18 ms of server CPU per put and one that opened after 10 s cost 0.37 ms (etcd: 0.43 and
-// 0.35); watch-fanout-100 cost 9.8 µs of server CPU per event after 1 s and 4.3 µs after 8 s (etcd: 5.0
+// cost etcdlite 1.18–1.27 ms of server CPU per put (four runs) and one that opened after 10 s 0.37–0.65 ms
+// (two runs; etcd: 0.43 and 0.35); watch-fanout-100 cost 9.8 µs of server CPU per event after 1 s and 4.3 µs after 8 s (etcd: 5.0
 // and 3.6). A benchmark of a long-running server measures it warm, so every server (and every Node
 // ceiling server, which warms up the same way) gets the same unmeasured load first.
 
