@@ -8,17 +8,28 @@
 // writes that once to the call's HTTP/2 stream. The bytes on the wire are the same messages; only the
 // number of writes changes.
 //
+// A write carries at most WRITE_BYTES (a larger message goes alone), and the next is framed only once it is
+// done: what a slow client has not read stays queued as response objects, which share their events with
+// every other watcher, not as bytes. (Framing a whole backlog into one write held tens of MB per stream
+// when 10,000 watchers fell behind, 1.4 GB in all, and the GC and page faults on that memory cost more than
+// the encoding.) HTTP/2 flow control sends no faster than the client reads anyway.
+//
 // Writing to the HTTP/2 stream needs grpc-js's call object under the public ServerDuplexStream (its
 // `call`, a BaseServerInterceptingCall: `stream`, `handler.serialize`, `maybeSendMetadata()`,
 // `checkCancelled()`, `maxSendMessageSize`). Its shape is checked once per call; a grpc-js that lacks any
 // part gets the per-message path (call.write), which is slower but the same on the wire.
 import { status, type ServerDuplexStream } from '@grpc/grpc-js'
 
-/** Where a batch goes: written in order; `done` runs once all of it is handed to HTTP/2, or failed. */
+/** Where a batch goes: written in order; `done` runs once what it took is handed to HTTP/2, or failed. */
 export interface BatchOut<T> {
   /** True when batches are framed onto the HTTP/2 stream, false when each item goes through call.write. */
   readonly framed: boolean
-  writeBatch(items: readonly T[], done: (err: Error | undefined) => void): void
+  /**
+   * Write the first items of `items` (at least one) and return how many it took; the rest wait for the next
+   * batch. `done` may be called before this returns (nothing was written: the call is gone, or its first
+   * message failed).
+   */
+  writeBatch(items: readonly T[], done: (err: Error | undefined) => void): number
 }
 
 /** The part of grpc-js's HTTP/2 stream the framed path uses. */
@@ -51,11 +62,11 @@ function baseCallOf(call: object): BaseCall | undefined {
   return base as unknown as BaseCall
 }
 
-/** Shared by every stream's flush (each is synchronous): grows to the largest batch framed so far. */
-let frameScratch: Buffer = Buffer.allocUnsafeSlow(64 * 1024)
+/** The most bytes one write carries, unless a single message is larger (it then goes alone). */
+export const WRITE_BYTES = 128 * 1024
 
-/** A batch larger than this is framed into a buffer of its own; the scratch stays at most this big. */
-const SCRATCH_MAX_BYTES = 4 * 1024 * 1024
+/** Shared by every stream's flush (each is synchronous): grows up to WRITE_BYTES. */
+let frameScratch: Buffer = Buffer.allocUnsafeSlow(16 * 1024)
 
 /**
  * A message that could not be sent, with the status grpc-js ends the call with in that case: INTERNAL
@@ -70,9 +81,10 @@ export class SendError extends Error {
 }
 
 /**
- * Frame `items` with the call's own serializer (so the metrics wrapper counts each message) into one
- * buffer and write it to the call's HTTP/2 stream. The serializer may return a buffer it reuses on the next
- * call (watch-codec's transient encoding): each result is copied before the next is made.
+ * Frame the first of `items` with the call's own serializer (so the metrics wrapper counts each message),
+ * up to WRITE_BYTES, and write them to the call's HTTP/2 stream at once. The serializer may return a buffer
+ * it reuses on the next call (watch-codec's transient encoding): each result is copied before the next is
+ * made, and the write gets a buffer of its own.
  */
 function framedOut<T>(call: BaseCall): BatchOut<T> {
   return {
@@ -80,10 +92,11 @@ function framedOut<T>(call: BaseCall): BatchOut<T> {
     writeBatch(items, done) {
       if (call.checkCancelled()) {
         done(undefined)
-        return
+        return items.length
       }
-      let buf = frameScratch
       let len = 0
+      let taken = 0
+      let own: Buffer | undefined
       let failed: Error | undefined
       for (const item of items) {
         let msg: Buffer
@@ -98,29 +111,44 @@ function framedOut<T>(call: BaseCall): BatchOut<T> {
           failed = new SendError(status.RESOURCE_EXHAUSTED, `Sent message larger than max (${msg.length + 5} vs. ${call.maxSendMessageSize})`)
           break
         }
-        const need = len + 5 + msg.length
-        if (need > buf.length) {
-          const grown = Buffer.allocUnsafeSlow(Math.max(need, buf.length * 2))
-          grown.set(buf.subarray(0, len), 0)
-          buf = grown
-          if (buf.length <= SCRATCH_MAX_BYTES) frameScratch = buf
+        const size = 5 + msg.length
+        if (size > WRITE_BYTES) {
+          // Alone in a write of its own; after what is framed already, it waits for the next batch.
+          if (taken !== 0) break
+          own = Buffer.allocUnsafeSlow(size)
+          frame(own, 0, msg)
+          taken = 1
+          break
         }
-        buf[len] = 0
-        buf.writeUInt32BE(msg.length, len + 1)
-        buf.set(msg, len + 5)
-        len = need
+        if (len + size > WRITE_BYTES) break
+        if (frameScratch.length < len + size) {
+          const grown = Buffer.allocUnsafeSlow(Math.min(WRITE_BYTES, Math.max(len + size, frameScratch.length * 2)))
+          grown.set(frameScratch.subarray(0, len), 0)
+          frameScratch = grown
+        }
+        len = frame(frameScratch, len, msg)
+        taken++
       }
-      // What came before a message that failed still goes out, as it would have one message at a time.
-      if (len === 0 || call.stream.destroyed) {
+      // A message that failed ends the call, after what came before it (as one message at a time would).
+      if (failed !== undefined) taken = items.length
+      const out = own ?? (len === 0 ? undefined : Buffer.from(frameScratch.subarray(0, len)))
+      if (out === undefined || call.stream.destroyed) {
         done(failed)
-        return
+        return items.length
       }
-      // The scratch is reused by the next flush while this write may still be queued: the write gets a copy.
-      const out = buf === frameScratch ? Buffer.from(buf.subarray(0, len)) : buf.subarray(0, len)
       call.maybeSendMetadata()
       call.stream.write(out, (err) => done(err ?? failed))
+      return taken
     },
   }
+}
+
+/** Write `msg` at `at` in `out` as one gRPC message (uncompressed flag, 4-byte length); returns its end. */
+function frame(out: Buffer, at: number, msg: Uint8Array): number {
+  out[at] = 0
+  out.writeUInt32BE(msg.length, at + 1)
+  out.set(msg, at + 5)
+  return at + 5 + msg.length
 }
 
 /** The per-message path: each item through grpc-js's own write; done when the last one's write completes. */
@@ -133,6 +161,7 @@ function perMessageOut<T>(call: ServerDuplexStream<unknown, T>): BatchOut<T> {
         if (i === last) call.write(item, (err: Error | null | undefined) => done(err ?? undefined))
         else call.write(item)
       })
+      return items.length
     },
   }
 }
@@ -181,15 +210,18 @@ export class StreamWriter<T> {
   push(item: T): void {
     if (this.closed) return
     this.pending.push(item)
-    if (this.inFlight === 0 && !this.scheduled) {
-      this.scheduled = true
-      process.nextTick(this.flushTick)
-    }
+    if (this.inFlight === 0) this.schedule()
   }
 
   /** Hand whatever is queued to HTTP/2 now, even with a batch in flight (the stream is about to end). */
   flushNow(): void {
-    if (!this.closed && this.pending.length !== 0) this.flush()
+    while (!this.closed && this.pending.length !== 0) this.flush()
+  }
+
+  private schedule(): void {
+    if (this.scheduled) return
+    this.scheduled = true
+    process.nextTick(this.flushTick)
   }
 
   /** Take nothing more; what is queued is dropped. */
@@ -208,7 +240,12 @@ export class StreamWriter<T> {
     const batch = this.pending
     this.pending = []
     this.inFlight++
-    this.out.writeBatch(batch, this.written)
+    // At least one item goes, whatever the output says: a flush always makes progress.
+    const taken = Math.max(1, this.out.writeBatch(batch, this.written))
+    if (this.closed || taken >= batch.length) return
+    // What the batch did not take waits, ahead of anything pushed since (nothing, unless `done` ran already).
+    this.pending = this.pending.length === 0 ? batch.slice(taken) : batch.slice(taken).concat(this.pending)
+    if (this.inFlight === 0) this.schedule()
   }
 
   private readonly written = (err: Error | undefined): void => {

@@ -4,17 +4,20 @@
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import * as grpc from '@grpc/grpc-js'
-import { batchOutOf, SendError, StreamWriter, type BatchOut, type WriteMode } from '../../../src/grpc/stream-writer.js'
+import { batchOutOf, SendError, StreamWriter, WRITE_BYTES, type BatchOut, type WriteMode } from '../../../src/grpc/stream-writer.js'
 import { until } from '../../helpers/until.js'
 
-/** A fake output: records batches; each completes when the test says so. */
+/** A fake output: records batches, taking at most `take` items each; each completes when the test says so. */
 class FakeOut implements BatchOut<number> {
   readonly framed = true
   readonly batches: number[][] = []
   readonly dones: ((err: Error | undefined) => void)[] = []
-  writeBatch(items: readonly number[], done: (err: Error | undefined) => void): void {
-    this.batches.push([...items])
+  constructor(private readonly take = Number.POSITIVE_INFINITY) {}
+  writeBatch(items: readonly number[], done: (err: Error | undefined) => void): number {
+    const taken = items.slice(0, this.take)
+    this.batches.push(taken)
     this.dones.push(done)
+    return taken.length
   }
   complete(i: number, err?: Error): void {
     const d = this.dones[i]
@@ -25,8 +28,8 @@ class FakeOut implements BatchOut<number> {
 
 const tick = (): Promise<void> => new Promise((r) => process.nextTick(r))
 
-function fixture(): { out: FakeOut; w: StreamWriter<number>; sent: (Error | undefined)[]; seals: number[] } {
-  const out = new FakeOut()
+function fixture(take?: number): { out: FakeOut; w: StreamWriter<number>; sent: (Error | undefined)[]; seals: number[] } {
+  const out = new FakeOut(take)
   const sent: (Error | undefined)[] = []
   const seals: number[] = []
   const w: StreamWriter<number> = new StreamWriter(out, (err) => sent.push(err), () => seals.push(w.unsent))
@@ -83,6 +86,30 @@ describe('StreamWriter', () => {
     assert.deepEqual(out.batches, [[1], [2], [3]])
   })
 
+  it('what a batch does not take waits, ahead of later pushes, and goes out when the batch completes', async () => {
+    const { out, w, seals } = fixture(2)
+    for (const i of [1, 2, 3, 4, 5]) w.push(i)
+    await tick()
+    assert.deepEqual(out.batches, [[1, 2]])
+    assert.equal(w.unsent, 3, 'the rest is still queued, and counts toward full')
+    w.push(6)
+    out.complete(0)
+    assert.deepEqual(out.batches, [[1, 2], [3, 4]])
+    out.complete(1)
+    out.complete(2)
+    assert.deepEqual(out.batches, [[1, 2], [3, 4], [5, 6]])
+    assert.deepEqual(seals, [5, 4, 2], 'each batch is sealed before it is taken')
+    assert.equal(w.unsent, 0)
+  })
+
+  it('flushNow hands over everything queued, in as many batches as it takes', () => {
+    const { out, w } = fixture(2)
+    for (const i of [1, 2, 3, 4, 5]) w.push(i)
+    w.flushNow()
+    assert.deepEqual(out.batches, [[1, 2], [3, 4], [5]])
+    assert.equal(w.unsent, 0)
+  })
+
   it('a failed batch closes the writer: what is queued is dropped and later pushes are ignored', async () => {
     const { out, w, sent } = fixture()
     w.push(1)
@@ -108,7 +135,9 @@ describe('StreamWriter', () => {
 })
 
 // A bidi method whose messages are UTF-8 strings: each request "n" makes the handler push n responses
-// "r<k>" through a StreamWriter over batchOutOf(call, mode); a request "big" pushes one too large to send.
+// "r<k>" through a StreamWriter over batchOutOf(call, mode); "wide n" pushes n responses "r<k>:" padded to
+// 10 KiB (more than one write's worth: WRITE_BYTES); "huge" pushes one larger than a write; "big" pushes
+// one too large to send.
 const METHOD: grpc.MethodDefinition<string, string> = {
   path: '/test.Writer/Chat',
   requestStream: true,
@@ -118,7 +147,8 @@ const METHOD: grpc.MethodDefinition<string, string> = {
   responseSerialize: (s: string) => Buffer.from(s),
   responseDeserialize: (b: Buffer) => b.toString(),
 }
-const MAX_SEND = 64
+const MAX_SEND = 2 * WRITE_BYTES
+const pad = (s: string, n: number): string => s + ':'.repeat(n - s.length)
 
 describe('batchOutOf on a grpc-js server', () => {
   let server: grpc.Server
@@ -142,8 +172,11 @@ describe('batchOutOf on a grpc-js server', () => {
           }
         }, () => undefined)
         call.on('data', (req: string) => {
-          if (req === 'big') w.push('x'.repeat(MAX_SEND + 1))
-          else for (let i = 0; i < Number(req); i++) w.push(`r${k++}`)
+          const [what = '', n = '0'] = req.split(' ')
+          if (what === 'big') w.push('x'.repeat(MAX_SEND + 1))
+          else if (what === 'huge') w.push(pad(`r${k++}`, WRITE_BYTES + 10))
+          else if (what === 'wide') for (let i = 0; i < Number(n); i++) w.push(pad(`r${k++}`, 10 * 1024))
+          else for (let i = 0; i < Number(what); i++) w.push(`r${k++}`)
         })
         call.on('end', () => {
           w.flushNow()
@@ -181,6 +214,16 @@ describe('batchOutOf on a grpc-js server', () => {
       assert.equal(framedSeen[before], mode === 'framed', 'grpc-js\'s call has the shape the framed path needs')
       assert.equal(status.code, grpc.status.OK)
       assert.deepEqual(got, Array.from({ length: 204 }, (_, i) => `r${i}`))
+    })
+  }
+
+  for (const mode of ['framed', 'per-message'] as const) {
+    it(`${mode}: batches over one write's worth, and a message larger than a write, in order`, async () => {
+      const { got, status } = await chat(mode, ['wide 30', '2', 'huge', 'wide 13', '1'])
+      assert.equal(status.code, grpc.status.OK)
+      const sizes = [...Array<number>(30).fill(10 * 1024), 2, 2, WRITE_BYTES + 10, ...Array<number>(13).fill(10 * 1024), 1]
+      assert.deepEqual(got.map((m) => m.split(':')[0]), sizes.map((_, i) => `r${i}`))
+      assert.deepEqual(got.map((m) => m.length), sizes.map((n, i) => (n < 10 ? `r${i}`.length : n)))
     })
   }
 
