@@ -41,8 +41,10 @@ function normalize(r: CtlResult, side: Side): unknown {
     s
       .split(side.proc.endpoint).join('<EP>')
       .split(side.snapshot).join('<SNAPSHOT>')
-      // Lease and member IDs (etcdctl prints them as %016x; etcdlite's lease IDs are random).
-      .replace(/\b[0-9a-f]{16}\b/g, '<HEX>')
+      // Lease and member IDs: etcdctl prints lease IDs as %016x but member IDs as %x, so a random member ID
+      // with a leading zero digit (1 in 16) has 15 digits, or fewer. 12 to 16 hex digits are an ID here (the
+      // log lines' 10-digit timestamps are not).
+      .replace(/\b[0-9a-f]{12,16}\b/g, '<HEX>')
   const stdout = deidentify(r.stdout)
     // member list and endpoint status tables: member ID and the sizes and indexes that differ by design.
     .replace(/^<HEX>, started, /gm, '<member>, started, ')
