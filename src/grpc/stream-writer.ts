@@ -177,8 +177,9 @@ export function batchOutOf<T>(call: ServerDuplexStream<unknown, T>, mode: WriteM
 
 /**
  * Queue and batch one stream's responses. Items pushed while a batch is in flight wait (and may still be
- * changed by their owner: see `unsent`) until it completes, then go out together; with nothing in flight
- * they go out on the next tick, so one fan-out round makes one batch.
+ * changed by their owner until the next batch is sealed: see `onSeal`) until it completes, then go out
+ * together, as many as the output takes at once (WRITE_BYTES when framed); with nothing in flight they go
+ * out on the next tick, so one fan-out round makes one batch.
  */
 export class StreamWriter<T> {
   private pending: T[] = []

@@ -1,9 +1,9 @@
 // The Watch service (etcd v3rpc/watch.go, transport half): one bidirectional stream per call, carrying any
 // number of watchers. Requests are decoded by hand (watch-codec.ts) and handed to the server's
 // ServerWatchStream; responses are encoded by hand and written in batches (stream-writer.ts: one HTTP/2
-// write per fan-out round, one batch in flight) with real backpressure: once 128 responses wait behind
-// the batch in flight the stream takes no more watcher responses (their watchers become victims and are
-// retried from the store) and reads no more requests, until that batch is written.
+// write per fan-out round, at most 128 KiB, one batch in flight) with real backpressure: once 128 responses
+// wait behind the batch in flight the stream takes no more watcher responses (their watchers become victims
+// and are retried from the store) and reads no more requests, until that batch is written.
 //
 // While a watcher's last events response still waits in the queue (not yet encoded), the next revision's
 // events are appended to it (up to MERGE_MAX_REVS revisions) instead of queuing another message: what
