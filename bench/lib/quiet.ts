@@ -49,7 +49,8 @@ export async function waitForQuiet(o: QuietOptions = QUIET_DEFAULTS): Promise<{ 
     if (now === undefined) break
     const total = now.total - prev.total
     // total jiffies span all CPUs: busy ÷ total × cores = cores in use.
-    const cores = total > 0 ? ((now.busy - prev.busy) / total) * cpuCount() : 0
+    // No jiffies counted (the guest was not run): no evidence of quiet.
+    const cores = total > 0 ? ((now.busy - prev.busy) / total) * cpuCount() : Number.POSITIVE_INFINITY
     prev = now
     streak = cores < o.maxCores ? streak + 1 : 0
     if (streak >= o.intervals) return { waitedMs: Math.round(performance.now() - t0), quiet: true }
