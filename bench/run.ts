@@ -523,6 +523,8 @@ async function main(): Promise<number> {
     warmup: { seconds: args.warmupSeconds, serverSeconds: args.serverWarmupSeconds },
   }
   emit({ type: 'meta', ...meta })
+  // Fan-out and churn workloads, and the push ceiling, each start a fresh server: this is their warm-up.
+  const freshWarmupSeconds = freshServerWarmupSeconds(args.warmupSeconds, args.serverWarmupSeconds)
   const cpuAtStart = readCpuTimes()
   const startedMs = performance.now()
 
@@ -613,7 +615,7 @@ async function main(): Promise<number> {
           const server = await startServer(name, args)
           try {
             await settle()
-            const warmupSeconds = w.kind === 'fanout' ? freshServerWarmupSeconds(args.warmupSeconds, args.serverWarmupSeconds) : args.warmupSeconds
+            const warmupSeconds = w.kind === 'fanout' ? freshWarmupSeconds : args.warmupSeconds
             const figures = await runWatchWorkload(server, w, { ...args, warmupSeconds, tmpDir: tmp }, `${w.name}-${name}-r${round + 1}`)
             const m: WatchMeasurement = { ...figures, round: round + 1, workload: w.name, server: name }
             watchResults.push(m)
@@ -630,7 +632,7 @@ async function main(): Promise<number> {
           await settle()
           const c: PushCeilingMeasurement = {
             ...(await runPushCeiling({
-              seconds: args.seconds, warmupSeconds: freshServerWarmupSeconds(args.warmupSeconds, args.serverWarmupSeconds), watchers: w.watchers, streams: w.streams,
+              seconds: args.seconds, warmupSeconds: freshWarmupSeconds, watchers: w.watchers, streams: w.streams,
               eventsPerResponse, keySize: args.keySize, valueSize: args.valueSize, watchProcs: args.watchProcs,
             })),
             round: round + 1,
@@ -649,7 +651,7 @@ async function main(): Promise<number> {
           const server = await startServer(name, args)
           try {
             await settle()
-            const warmupSeconds = w.kind === 'churn' ? freshServerWarmupSeconds(args.warmupSeconds, args.serverWarmupSeconds) : args.warmupSeconds
+            const warmupSeconds = w.kind === 'churn' ? freshWarmupSeconds : args.warmupSeconds
             const figures = await runLeaseWorkload(server, w, { ...args, warmupSeconds }, `${w.name}-${name}-r${round + 1}`)
             const m: LeaseMeasurement = { ...figures, round: round + 1, workload: w.name, server: name }
             leaseResults.push(m)
@@ -729,7 +731,7 @@ async function main(): Promise<number> {
   if (steal !== null) log(`cpu steal: ${steal} % of the machine's CPU time went to other guests during the run`)
   if (rows.length > 0) printTable(args, rows)
   if (watchSums.length > 0) printWatchTables(args, watchSums)
-  if (leaseSums.length > 0) printLeaseTables({ ...args, warmupSeconds: freshServerWarmupSeconds(args.warmupSeconds, args.serverWarmupSeconds) }, leaseSums)
+  if (leaseSums.length > 0) printLeaseTables({ ...args, warmupSeconds: freshWarmupSeconds }, leaseSums)
   printCeilingTables(ceilingLines, storageCeilings)
   if (startupSum !== undefined) printStartupTable({ rounds: args.rounds, keySize: args.keySize, valueSize: STARTUP_VALUE_SIZE, unsafeNoFsync: args.unsafeNoFsync }, startupSum)
   if (args.report) {
