@@ -15,7 +15,7 @@ import type { KVClient } from '../src/grpc/generated/etcdserverpb/KV.js'
 import { SampleBuffer, quantile } from './lib/stats.js'
 import { encodeWatchCreate, nowUs, prefixRangeEnd, WatchResponseScanner, type WatchCreate } from './lib/watch-wire.js'
 import {
-  CMD_DRAIN, CMD_FINISH, CMD_GO, HISTORY_PUTS_PER_CONNECTION, MARK_CREATED, MARK_READY, STREAMS_PER_CONNECTION,
+  CMD_DRAIN, CMD_FINISH, CMD_GO, HISTORY_PUTS_PER_CONNECTION, MARK_CREATED, MARK_READY, STREAMS_PER_CONNECTION, WATCH_FLOW_CONTROL_WINDOW,
   type CatchupResult, type FanoutResult, type HistoryResult, type MemResult, type WatchClientConfig, type WatchClientResult, type WriterResult,
 } from './lib/watch-workloads.js'
 
@@ -305,7 +305,10 @@ class WatchFleet {
   async open(): Promise<void> {
     const conns = Math.ceil(this.cfg.streams / STREAMS_PER_CONNECTION)
     for (let i = 0; i < conns; i++) {
-      this.clients.push(new grpc.Client(this.cfg.endpoint, grpc.credentials.createInsecure(), { 'grpc.use_local_subchannel_pool': 1 }))
+      this.clients.push(new grpc.Client(this.cfg.endpoint, grpc.credentials.createInsecure(), {
+        'grpc.use_local_subchannel_pool': 1,
+        'grpc-node.flow_control_window': WATCH_FLOW_CONTROL_WINDOW,
+      }))
     }
     await waitReady(this.clients)
     for (let s = 0; s < this.cfg.streams; s++) {

@@ -54,6 +54,16 @@ export const WATCH_WORKLOADS: readonly WatchWorkload[] = [
 /** Streams per gRPC connection in the watch processes (etcd clients multiplex streams on one connection). */
 export const STREAMS_PER_CONNECTION = 10
 
+/**
+ * The HTTP/2 flow-control window the watch processes grant, per stream and per connection, in bytes.
+ * grpc-js keeps HTTP/2's default, 64 KiB, unless told otherwise; with it, 10,000 watchers behind a full-speed
+ * writer got what the window let through (about 1.1M events/s from either server, both servers and the
+ * watcher process partly idle) rather than what the servers could send. Real etcd clients grant more:
+ * grpc-go, under etcd's own clientv3, grows its window from the bandwidth-delay product up to 16 MiB, and
+ * grpc-java's default is 1 MiB, the value used here. Both servers get the same clients.
+ */
+export const WATCH_FLOW_CONTROL_WINDOW = 1024 * 1024
+
 /** Puts in flight when the fan-out writer runs at full speed, each on its own connection (as put-16conn). */
 export const FULL_SPEED_WRITERS = 16
 
