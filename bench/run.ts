@@ -14,7 +14,7 @@ import { fmt, present, printRows, ratio } from './lib/table.js'
 import { processRssMiB, ServerCpuWindow, startEtcd, startEtcdlite, type BenchServer, type ServerName } from './lib/servers.js'
 import { MEASURE_END, MEASURE_START, WORKLOADS, type ClientResult, type LoadParams, type Workload } from './lib/workloads.js'
 import { runWatchWorkload, type CatchupFigures, type FanoutFigures, type MemFigures, type WatchFigures } from './lib/watch-run.js'
-import { WATCH_WORKLOADS, type WatchWorkload } from './lib/watch-workloads.js'
+import { WATCH_FLOW_CONTROL_WINDOW, WATCH_WORKLOADS, type WatchWorkload } from './lib/watch-workloads.js'
 import { waitForQuiet } from './lib/quiet.js'
 import { leaseRatios, printLeaseTables, runLeaseWorkload, summarizeLease, type LeaseMeasurement } from './lib/lease-run.js'
 import { LEASE_WORKLOADS, type LeaseWorkload } from './lib/lease-workloads.js'
@@ -521,6 +521,7 @@ async function main(): Promise<number> {
     machine: collectMachineInfo(),
     nodeVersion: process.version,
     warmup: { seconds: args.warmupSeconds, serverSeconds: args.serverWarmupSeconds },
+    watchWindowBytes: WATCH_FLOW_CONTROL_WINDOW,
   }
   emit({ type: 'meta', ...meta })
   // Fan-out and churn workloads, and the push ceiling, each start a fresh server: this is their warm-up.

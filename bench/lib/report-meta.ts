@@ -33,6 +33,8 @@ export interface ReportMeta {
   readonly etcdliteVersion?: string
   /** --warmup and --server-warmup of the run, seconds; absent in runs that predate --server-warmup. */
   readonly warmup?: RunWarmup
+  /** The watcher processes' HTTP/2 flow-control window, bytes; absent in runs that predate it (grpc-js's 64 KiB). */
+  readonly watchWindowBytes?: number
 }
 
 export interface RunWarmup {
@@ -116,6 +118,7 @@ export function parseMeta(x: unknown): ReportMeta | undefined {
   const w = sub(x, 'warmup')
   const warmSeconds = w === undefined ? null : num(w, 'seconds')
   const serverSeconds = w === undefined ? null : num(w, 'serverSeconds')
+  const watchWindowBytes = num(x, 'watchWindowBytes')
   return {
     command,
     etcdVersion: str(x, 'etcdVersion'),
@@ -125,5 +128,6 @@ export function parseMeta(x: unknown): ReportMeta | undefined {
     ...(nodeVersion === null ? {} : { nodeVersion }),
     ...(etcdliteVersion === null ? {} : { etcdliteVersion }),
     ...(warmSeconds === null || serverSeconds === null ? {} : { warmup: { seconds: warmSeconds, serverSeconds } }),
+    ...(watchWindowBytes === null ? {} : { watchWindowBytes }),
   }
 }

@@ -27,6 +27,13 @@ function warmupText(w: RunWarmup): string {
     `and fan-out and churn workloads, each on a fresh server, warmed up for ${fmtNum(Math.max(w.seconds, w.serverSeconds), 1)} s. Both servers got the same.`
 }
 
+/** The header's watch-clients row: the flow-control window the watcher processes grant. */
+export function watchWindowText(bytes: number): string {
+  const size = bytes % (1024 * 1024) === 0 ? `${fmtNum(bytes / (1024 * 1024), 0)} MiB` : bytes % 1024 === 0 ? `${fmtNum(bytes / 1024, 0)} KiB` : `${fmtNum(bytes, 0)} B`
+  return `the watcher processes grant a ${size} HTTP/2 flow-control window per stream and per connection ` +
+    `(grpc-js's default is 64 KiB, grpc-java's 1 MiB; grpc-go, under etcd's clientv3, grows its window up to 16 MiB); see bench/README.md`
+}
+
 /** Build RESULTS.md and the charts in memory (pure apart from the meta defaults: machine, versions, date). */
 export function buildReport(lines: readonly object[], meta: ReportMeta): Report {
   const p = parseLines(lines)
@@ -46,6 +53,7 @@ export function buildReport(lines: readonly object[], meta: ReportMeta): Report 
     ['command', mdCode(meta.command)],
     ['durability', durability],
     ...(meta.warmup === undefined ? [] : [['warm-up', warmupText(meta.warmup)]]),
+    ...(meta.watchWindowBytes === undefined ? [] : [['watch clients', watchWindowText(meta.watchWindowBytes)]]),
     ...(p.stealPct === null ? [] : [['CPU steal', `${fmtNum(p.stealPct, 1)} % of the machine's CPU time went to other guests of the hypervisor during the run (/proc/stat); the higher, the noisier the figures`]]),
   ], true)
   const targets = targetsOf(p, m.cores)

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict'
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { buildReport, writeReport } from '../../../bench/lib/report.js'
+import { buildReport, watchWindowText, writeReport } from '../../../bench/lib/report.js'
 import { fmtNum } from '../../../bench/lib/report-lines.js'
 import { commandLine, parseJsonLines, parseMeta, type ReportMeta } from '../../../bench/lib/report-meta.js'
 import { computeTargets, type Verdict } from '../../../bench/lib/report-targets.js'
@@ -197,6 +197,15 @@ describe('bench report', () => {
     assert.match(markdown, /\| etcd \| - \|/)
     assert.ok(!markdown.includes('CPU steal'), 'no steal row when the run did not measure it')
     assert.ok(!markdown.includes('| warm-up |'), 'no warm-up row for a run that predates --server-warmup')
+    assert.ok(!markdown.includes('| watch clients |'), 'no watch-clients row for a run that predates the window setting')
+  })
+
+  it("states the watcher processes' flow-control window", () => {
+    const line = (bytes: number): string => buildReport(LINES, { ...META, watchWindowBytes: bytes }).markdown.split('\n').find((l) => l.startsWith('| watch clients |')) ?? ''
+    assert.match(line(1024 * 1024), /grant a 1 MiB HTTP\/2 flow-control window per stream and per connection/)
+    assert.match(line(65_536), /grant a 64 KiB HTTP\/2/)
+    assert.match(line(65_535), /grant a 65,535 B HTTP\/2/)
+    assert.equal(watchWindowText(2 * 1024 * 1024).startsWith('the watcher processes grant a 2 MiB'), true)
   })
 
   it('states the warm-up each server had before it was measured', () => {
@@ -240,6 +249,8 @@ describe('bench report', () => {
     assert.equal(parseMeta({ nope: 1 }), undefined)
     assert.deepEqual(parseMeta({ command: 'c', warmup: { seconds: 1, serverSeconds: 5 } })?.warmup, { seconds: 1, serverSeconds: 5 })
     assert.equal(parseMeta({ command: 'c', warmup: { seconds: 1 } })?.warmup, undefined, 'a half-given warm-up is left out')
+    assert.equal(parseMeta({ command: 'c', watchWindowBytes: 1_048_576 })?.watchWindowBytes, 1_048_576)
+    assert.equal(parseMeta({ command: 'c' })?.watchWindowBytes, undefined)
     assert.equal(commandLine([], 'npm run bench --'), 'npm run bench')
     assert.equal(commandLine(['--workloads', 'a,b', '--etcd-args=--x y', "it's"]), "node build/bench/run.js --workloads a,b '--etcd-args=--x y' 'it'\\''s'")
   })
