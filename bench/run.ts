@@ -33,6 +33,7 @@ import {
 } from './lib/startup-run.js'
 import { LOAD_PARAM_OPTIONS, loadParamsOf, numberArg } from './lib/args.js'
 import { writeReport } from './lib/report.js'
+import { reportDirFor } from './lib/report-sections.js'
 import { collectMachineInfo, commandLine, etcdVersionLine, type ReportMeta } from './lib/report-meta.js'
 import { readCpuTimes, stealPct } from './lib/cpu-steal.js'
 import { DEFAULT_SERVER_WARMUP_SECONDS, freshServerWarmupSeconds, kvWarmupPassSeconds } from './lib/warmup.js'
@@ -84,7 +85,8 @@ const USAGE = `usage: npm run bench -- [options]
   --etcdlite-args="..."      extra etcdlite flags;  --etcd-args="..."  extra etcd flags (use the = form)
   --etcdlite-bin PATH  run this etcdlite CLI script instead of build/src/bin/etcdlite.js (e.g. another build)
   --report-dir DIR     write DIR/RESULTS.md and DIR/results/*.svg from this run's JSON lines. A full run (no
-                       --workloads, both servers) writes bench/RESULTS.md by default; a partial run only with this flag
+                       --workloads, both servers) writes bench/RESULTS.md by default (with --unsafe-no-fsync:
+                       bench/unsafe-no-fsync/RESULTS.md); a partial run only with this flag
   --no-report          do not write the report
   --help`
 
@@ -195,7 +197,7 @@ function parseRunArgs(argv: readonly string[]): RunArgs | undefined {
     ceilings: !values['skip-ceilings'],
     // A trial run of a few workloads must not overwrite the committed report of the last full run.
     report: !values['no-report'] && (values['report-dir'] !== undefined || (values.workloads === undefined && servers.length === SERVER_ORDER.length)),
-    reportDir: values['report-dir'] ?? 'bench',
+    reportDir: values['report-dir'] ?? reportDirFor(values['unsafe-no-fsync']),
   }
 }
 

@@ -1,5 +1,6 @@
 // The bench report's tables and charts, one section per group of workloads (KV, watch, lease, start-up,
 // storage ceiling); a group the run did not measure has no section.
+import { join } from 'node:path'
 import { renderBarChart, type ChartGroup, type ChartSeries } from './svg-chart.js'
 import { fmtLatency, fmtNum, fmtPct, fmtRatio, mdTable, medianOf, num, pair, ratioOf, str, sub, type Obj, type Parsed } from './report-lines.js'
 
@@ -9,6 +10,16 @@ export const CHART_DIR = 'results'
 /** Every chart the report can draw; charts of this set a run did not produce are removed, nothing else is. */
 export const CHART_FILES = ['kv-ops.svg', 'kv-p99.svg', 'watch-events.svg', 'watch-p99.svg', 'lease-churn.svg', 'lease-expiry.svg', 'startup.svg'] as const
 export type ChartFile = (typeof CHART_FILES)[number]
+
+/**
+ * Where a run's report goes by default: a durable run's in bench/, a --unsafe-no-fsync run's in
+ * bench/unsafe-no-fsync/, so that neither overwrites the other (issue 6 asks for the two reported apart).
+ * The report's links to bench/README.md and to the other report assume these places.
+ */
+export const UNSAFE_NO_FSYNC_DIR = 'unsafe-no-fsync'
+export function reportDirFor(unsafeNoFsync: boolean): string {
+  return unsafeNoFsync ? join('bench', UNSAFE_NO_FSYNC_DIR) : 'bench'
+}
 
 /** The series colours: the same for a server in every chart. */
 export const LITE: ChartSeries = { name: 'etcdlite', color: '#2f6fdf' }

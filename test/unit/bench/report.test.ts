@@ -7,6 +7,7 @@ import { buildReport, watchWindowText, writeReport } from '../../../bench/lib/re
 import { fmtNum } from '../../../bench/lib/report-lines.js'
 import { commandLine, parseJsonLines, parseMeta, type ReportMeta } from '../../../bench/lib/report-meta.js'
 import { computeTargets, type Verdict } from '../../../bench/lib/report-targets.js'
+import { reportDirFor } from '../../../bench/lib/report-sections.js'
 import { escapeXml, formatValue, renderBarChart } from '../../../bench/lib/svg-chart.js'
 
 const META: ReportMeta = {
@@ -198,6 +199,24 @@ describe('bench report', () => {
     assert.ok(!markdown.includes('CPU steal'), 'no steal row when the run did not measure it')
     assert.ok(!markdown.includes('| warm-up |'), 'no warm-up row for a run that predates --server-warmup')
     assert.ok(!markdown.includes('| watch clients |'), 'no watch-clients row for a run that predates the window setting')
+  })
+
+  it('links a durable report and a --unsafe-no-fsync report to each other, from where each is written', () => {
+    assert.equal(reportDirFor(false), 'bench')
+    assert.equal(reportDirFor(true), join('bench', 'unsafe-no-fsync'))
+    const row = (md: string, name: string): string => md.split('\n').find((l) => l.startsWith(`| ${name} |`)) ?? ''
+    const durable = buildReport(LINES, { ...META, unsafeNoFsync: false }).markdown
+    assert.match(row(durable, '--unsafe-no-fsync run'), /\[unsafe-no-fsync\/RESULTS\.md\]\(unsafe-no-fsync\/RESULTS\.md\)/)
+    assert.ok(durable.includes('See [README.md](README.md)'))
+    assert.ok(durable.includes('\n## Targets (issue 6)\n'))
+    assert.equal(row(durable, 'durable run'), '')
+    const unsafe = buildReport(LINES, { ...META, unsafeNoFsync: true }).markdown
+    assert.match(row(unsafe, 'durable run'), /where the targets apply: \[RESULTS\.md\]\(\.\.\/RESULTS\.md\)/)
+    assert.ok(unsafe.includes('See [README.md](../README.md)'))
+    assert.ok(unsafe.includes('\n## Targets (issue 6), for comparison only\n\nThe targets are defined for durable mode'))
+    assert.equal(row(unsafe, '--unsafe-no-fsync run'), '')
+    const unknown = buildReport(LINES, { ...META, unsafeNoFsync: null }).markdown
+    assert.equal(row(unknown, 'durable run') + row(unknown, '--unsafe-no-fsync run'), '', 'no cross-link when the mode is unknown')
   })
 
   it("states the watcher processes' flow-control window", () => {
