@@ -19,12 +19,12 @@ import { waitForQuiet } from './lib/quiet.js'
 import { leaseRatios, printLeaseTables, runLeaseWorkload, summarizeLease, type LeaseMeasurement } from './lib/lease-run.js'
 import { LEASE_WORKLOADS, type LeaseWorkload } from './lib/lease-workloads.js'
 import { AUTH_DECOYS, enableBenchAuth } from './lib/auth-setup.js'
-import { runRpcCeiling, startRpcCeilingServer } from './ceilings/rpc-ceiling.js'
+import { runRpcCeiling, startCommitCeilingServer, startRpcCeilingServer } from './ceilings/rpc-ceiling.js'
 import { runStorageCeiling } from './ceilings/storage-ceiling.js'
 import { killPushCeilingSync, runPushCeiling } from './ceilings/push-ceiling.js'
 import { killCeilingServersSync, type CeilingServer } from './ceilings/launch.js'
 import {
-  printCeilingTables, pushCeilingLines, rpcCeilingLines, RPC_CEILING_OPS, type PushCeilingMeasurement, type RpcCeilingMeasurement,
+  COMMIT_CEILING_OPS, printCeilingTables, pushCeilingLines, rpcCeilingLines, RPC_CEILING_OPS, type PushCeilingMeasurement, type RpcCeilingMeasurement,
   type StorageCeilingMeasurement,
 } from './lib/ceiling-run.js'
 import {
@@ -70,7 +70,8 @@ const USAGE = `usage: npm run bench -- [options]
   --key-space N        distinct keys the put workloads cycle through (default 100000)
   --serializable       send Range with serializable=true (default: linearizable, as clients do)
   --skip-ceilings      do not measure the ceilings (by default: a bare grpc-js KV server with canned answers
-                       per KV workload, raw classic-level batches once per round, a bare Watch stream per fan-out)
+                       per KV workload, the same server committing each Put to LevelDB per put workload, raw
+                       classic-level batches once per round, a bare Watch stream per fan-out)
   --unsafe-no-fsync    both servers run with --unsafe-no-fsync (report it apart from the durable default)
   --auth               KV workloads with auth enabled on both servers, as a non-root user whose role holds
                        the workload keys plus ${AUTH_DECOYS} other permissions (every request permission-checked)
@@ -536,17 +537,23 @@ async function main(): Promise<number> {
   const leaseResults: LeaseMeasurement[] = []
   const startupResults: StartupMeasurement[] = []
   const rpcCeilings: RpcCeilingMeasurement[] = []
+  const commitCeilings: RpcCeilingMeasurement[] = []
   const pushCeilings: PushCeilingMeasurement[] = []
   const storageCeilings: StorageCeilingMeasurement[] = []
   const tmp = mkdtempSync(join(tmpdir(), 'etcdlite-bench-watch-'))
   sampleDir = tmp
   try {
     if (args.workloads.length > 0) {
-      log('starting etcd and etcdlite for the KV workloads (fresh temp data dirs, durable writes)')
+      log(`starting etcd and etcdlite for the KV workloads (fresh temp data dirs, ${args.unsafeNoFsync ? 'both with --unsafe-no-fsync' : 'durable writes'})`)
       const shared = new Map<ServerName, BenchServer>()
       let rpcCeiling: CeilingServer | undefined
+      let commitCeiling: CeilingServer | undefined
       try {
         if (args.ceilings && args.workloads.some((w) => RPC_CEILING_OPS.has(w.op))) rpcCeiling = await startRpcCeilingServer(args)
+        // The commit ceiling syncs as the servers do: not with --unsafe-no-fsync.
+        if (args.ceilings && args.workloads.some((w) => COMMIT_CEILING_OPS.has(w.op))) {
+          commitCeiling = await startCommitCeilingServer(args, mkdtempSync(join(tmp, 'commit-ceiling-')), !args.unsafeNoFsync)
+        }
         const tokens = new Map<ServerName, string>()
         for (const n of args.servers) {
           const s = await startServer(n, args)
@@ -557,13 +564,14 @@ async function main(): Promise<number> {
         const passSeconds = kvWarmupPassSeconds(args.serverWarmupSeconds, args.workloads.length)
         if (passSeconds > 0) {
           const pass: RunArgs = { ...args, seconds: passSeconds, warmupSeconds: 0 }
-          log(`warm-up pass: every KV workload for ${passSeconds.toFixed(1)} s on each server${rpcCeiling === undefined ? '' : ' and the rpc ceiling'}, unmeasured`)
+          log(`warm-up pass: every KV workload for ${passSeconds.toFixed(1)} s on each server${rpcCeiling === undefined ? '' : ' and the ceilings'}, unmeasured`)
           for (const w of args.workloads) {
             for (const name of args.servers) {
               const server = shared.get(name)
               if (server !== undefined) await runClient(server, w, pass, tokens.get(name))
             }
             if (rpcCeiling !== undefined && RPC_CEILING_OPS.has(w.op)) await runRpcCeiling(rpcCeiling, w, pass)
+            if (commitCeiling !== undefined && COMMIT_CEILING_OPS.has(w.op)) await runRpcCeiling(commitCeiling, w, pass)
           }
         }
         for (let round = 0; round < args.rounds; round++) {
@@ -590,6 +598,13 @@ async function main(): Promise<number> {
               rpcCeilings.push(c)
               emit({ type: 'ceiling', kind: 'rpc', ...c })
             }
+            if (commitCeiling !== undefined && COMMIT_CEILING_OPS.has(w.op)) {
+              log(`round ${round + 1}/${args.rounds} ${w.name} on the commit ceiling`)
+              await settle()
+              const c: RpcCeilingMeasurement = { ...(await runRpcCeiling(commitCeiling, w, args)), round: round + 1, workload: w.name }
+              commitCeilings.push(c)
+              emit({ type: 'ceiling', kind: 'commit', ...c })
+            }
           }
           if (args.ceilings) {
             log(`round ${round + 1}/${args.rounds} storage ceiling`)
@@ -608,6 +623,7 @@ async function main(): Promise<number> {
         log('stopping the KV servers')
         for (const s of shared.values()) await stopServer(s)
         await rpcCeiling?.dispose()
+        await commitCeiling?.dispose()
       }
     }
 
@@ -726,6 +742,7 @@ async function main(): Promise<number> {
     new Map(pairs.map(([name, etcd, lite]) => [name, { etcd, lite }]))
   const ceilingLines = [
     ...rpcCeilingLines(rpcCeilings, served(rows.map(({ w, etcd, lite }) => [w.name, etcd.opsPerSec, lite.opsPerSec]))),
+    ...rpcCeilingLines(commitCeilings, served(rows.map(({ w, etcd, lite }) => [w.name, etcd.opsPerSec, lite.opsPerSec])), 'commit'),
     ...pushCeilingLines(pushCeilings, served(watchSums.flatMap((s) => (s.kind === 'fanout' ? [[s.w.name, s.etcd.eventsPerSec, s.lite.eventsPerSec] as [string, number, number]] : [])))),
   ]
   for (const l of ceilingLines) emit({ type: 'summary', ceilingOf: l.workload, ...l })

@@ -33,6 +33,10 @@ export interface CeilingServerArgs {
   readonly events: number
   /** Stop when stdin closes (the launcher's pipe: its process is gone). Off by default, so `node x.js &` keeps running. */
   readonly exitOnStdinClose: boolean
+  /** RPC ceiling: commit each Put's record to a LevelDB in this (empty) directory before answering. */
+  readonly commitDir: string | undefined
+  /** With commitDir: sync each commit (etcdlite's durable default). */
+  readonly commitSync: boolean
 }
 
 export function parseCeilingServerArgs(argv: readonly string[]): CeilingServerArgs {
@@ -43,6 +47,8 @@ export function parseCeilingServerArgs(argv: readonly string[]): CeilingServerAr
       'value-size': { type: 'string', default: '64' },
       events: { type: 'string', default: '1' },
       'exit-on-stdin-close': { type: 'boolean', default: false },
+      'commit-dir': { type: 'string' },
+      'commit-sync': { type: 'boolean', default: false },
     },
     strict: true,
   })
@@ -56,6 +62,8 @@ export function parseCeilingServerArgs(argv: readonly string[]): CeilingServerAr
     valueSize: int('value-size', values['value-size'], 0),
     events: int('events', values.events, 1),
     exitOnStdinClose: values['exit-on-stdin-close'],
+    commitDir: values['commit-dir'],
+    commitSync: values['commit-sync'],
   }
 }
 

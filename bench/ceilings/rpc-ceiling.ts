@@ -3,8 +3,13 @@
 // markers). Importable (startRpcCeilingServer, runRpcCeiling) and a CLI:
 //
 //   node build/bench/ceilings/rpc-ceiling.js [--workloads put-1,put-16conn,...] [--seconds 5] [--warmup 1]
-//     [--key-size 16] [--value-size 64] [--key-space 100000] [--serializable]
+//     [--key-size 16] [--value-size 64] [--key-space 100000] [--serializable] [--commit [--unsafe-no-fsync]]
+// --commit measures the commit ceiling instead (Puts committed to a LevelDB in a temp dir, synced unless
+// --unsafe-no-fsync); it answers Range and Txn as the RPC ceiling does.
 // prints one JSON line per workload (`"type":"rpc-ceiling"`), then a table; progress goes to stderr.
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { killLoadProcessesSync, LoadProcess } from '../lib/child.js'
@@ -33,7 +38,17 @@ export function startRpcCeilingServer(p: Pick<LoadParams, 'keySize' | 'valueSize
 }
 
 /**
- * Run bench/client.js for workload `w` against a ceiling server from startRpcCeilingServer (started with the
+ * Start the commit ceiling: the RPC ceiling server committing each Put's record to a LevelDB in `dir` (an
+ * empty directory the caller removes afterwards) before answering, synced if `sync` (rpc-ceiling-server.ts).
+ */
+export function startCommitCeilingServer(p: Pick<LoadParams, 'keySize' | 'valueSize'>, dir: string, sync: boolean, nodeArgs: readonly string[] = []): Promise<CeilingServer> {
+  return startCeilingServer('commit-ceiling', SERVER_JS, [
+    '--key-size', String(p.keySize), '--value-size', String(p.valueSize), '--commit-dir', dir, ...(sync ? ['--commit-sync'] : []),
+  ], nodeArgs)
+}
+
+/**
+ * Run bench/client.js for workload `w` against a ceiling server from startRpcCeilingServer or startCommitCeilingServer (started with the
  * same keySize/valueSize as `p`). One server can serve every KV workload: it keeps no state.
  */
 export async function runRpcCeiling(server: CeilingServer, w: Workload, p: LoadParams): Promise<RpcCeilingResult> {
@@ -61,11 +76,13 @@ export async function runRpcCeiling(server: CeilingServer, w: Workload, p: LoadP
 // ---------------------------------------------------------------------------------------------------
 // CLI
 
-function parseCli(argv: readonly string[]): { readonly workloads: readonly Workload[]; readonly params: LoadParams } {
+function parseCli(argv: readonly string[]): { readonly workloads: readonly Workload[]; readonly params: LoadParams; readonly commit: { readonly sync: boolean } | undefined } {
   const { values } = parseArgs({
     args: [...argv],
     options: {
       workloads: { type: 'string' },
+      commit: { type: 'boolean', default: false },
+      'unsafe-no-fsync': { type: 'boolean', default: false },
       ...LOAD_PARAM_OPTIONS,
     },
     strict: true,
@@ -79,24 +96,28 @@ function parseCli(argv: readonly string[]): { readonly workloads: readonly Workl
   return {
     workloads,
     params: loadParamsOf(values),
+    commit: values.commit ? { sync: !values['unsafe-no-fsync'] } : undefined,
   }
 }
 
 async function cli(): Promise<void> {
-  const { workloads, params } = parseCli(process.argv.slice(2))
-  const server = await startRpcCeilingServer(params)
+  const { workloads, params, commit } = parseCli(process.argv.slice(2))
+  const dir = commit === undefined ? undefined : mkdtempSync(join(tmpdir(), 'etcdlite-commit-ceiling-'))
+  const server = dir === undefined || commit === undefined ? await startRpcCeilingServer(params) : await startCommitCeilingServer(params, dir, commit.sync)
   const results: RpcCeilingResult[] = []
   try {
     for (const w of workloads) {
       process.stderr.write(`rpc-ceiling: ${w.name}\n`)
       const r = await runRpcCeiling(server, w, params)
       results.push(r)
-      process.stdout.write(`${JSON.stringify({ type: 'rpc-ceiling', ...r })}\n`)
+      process.stdout.write(`${JSON.stringify({ type: commit === undefined ? 'rpc-ceiling' : 'commit-ceiling', ...r })}\n`)
     }
   } finally {
     await server.dispose()
+    if (dir !== undefined) rmSync(dir, { recursive: true, force: true })
   }
-  process.stdout.write(`\nRPC ceiling: bare grpc-js, canned responses; ${params.seconds} s (+${params.warmupSeconds} s warm-up), key ${params.keySize} B, value ${params.valueSize} B\n\n`)
+  const what = commit === undefined ? 'RPC ceiling' : `commit ceiling (${commit.sync ? 'synced' : 'not synced'})`
+  process.stdout.write(`\n${what}: bare grpc-js, canned responses; ${params.seconds} s (+${params.warmupSeconds} s warm-up), key ${params.keySize} B, value ${params.valueSize} B\n\n`)
   printRows(
     ['workload', 'ops/s', 'p50 ms', 'p99 ms', 'errors', 'srv cpu%', 'srv µs/op', 'cli cpu%'],
     results.map((r) => [r.workload, fmt(r.opsPerSec, 0), fmt(r.p50Ms, 3), fmt(r.p99Ms, 3), String(r.errors), fmt(r.serverCpuPct, 0), fmt(r.serverCpuUsPerOp, 1), fmt(r.clientCpuPct, 0)]),

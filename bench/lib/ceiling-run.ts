@@ -10,6 +10,8 @@ import type { Op } from './workloads.js'
 
 /** The KV ops the RPC ceiling answers (canned Range and Put; a mix of both). */
 export const RPC_CEILING_OPS: ReadonlySet<Op> = new Set<Op>(['put', 'range', 'mix'])
+/** The KV ops the commit ceiling measures: Puts committed to LevelDB before the canned answer. */
+export const COMMIT_CEILING_OPS: ReadonlySet<Op> = new Set<Op>(['put'])
 
 export type RpcCeilingMeasurement = RpcCeilingResult & { readonly round: number; readonly workload: string }
 export type PushCeilingMeasurement = PushCeilingResult & { readonly round: number; readonly workload: string }
@@ -17,7 +19,7 @@ export type StorageCeilingMeasurement = StorageCeilingRow & { readonly round: nu
 
 /** One line of the ceilings table: the ceiling's median and each server's median as a share of it. */
 export interface CeilingLine {
-  readonly kind: 'rpc' | 'push'
+  readonly kind: 'rpc' | 'commit' | 'push'
   readonly workload: string
   /** ops/s (rpc) or events/s (push). */
   readonly ceiling: number
@@ -25,10 +27,11 @@ export interface CeilingLine {
   readonly lite: number | null
 }
 
-export function rpcCeilingLines(ms: readonly RpcCeilingMeasurement[], served: ReadonlyMap<string, { etcd: number | null; lite: number | null }>): CeilingLine[] {
+/** `kind`: 'rpc' for the RPC ceiling's measurements, 'commit' for the commit ceiling's (the same server, committing Puts). */
+export function rpcCeilingLines(ms: readonly RpcCeilingMeasurement[], served: ReadonlyMap<string, { etcd: number | null; lite: number | null }>, kind: 'rpc' | 'commit' = 'rpc'): CeilingLine[] {
   const names = [...new Set(ms.map((m) => m.workload))]
   return names.map((workload) => ({
-    kind: 'rpc',
+    kind,
     workload,
     ceiling: median(ms.filter((m) => m.workload === workload).map((m) => m.opsPerSec)),
     etcd: served.get(workload)?.etcd ?? null,
@@ -52,8 +55,9 @@ const pct = (x: number | null, of: number): string => (x === null || of <= 0 ? '
 export function printCeilingTables(lines: readonly CeilingLine[], storage: readonly StorageCeilingMeasurement[]): void {
   const out = process.stdout
   if (lines.length > 0) {
-    out.write('\nceilings: the same load against a bare grpc-js server with canned answers (rpc, ops/s) or a bare Watch\n' +
-      'stream pushing pre-encoded responses (push, events/s), same run; each server as a share of it (medians)\n\n')
+    out.write('\nceilings: the same load against a bare grpc-js server with canned answers (rpc, ops/s), the same server\n' +
+      'committing each Put to LevelDB before answering (commit, ops/s), or a bare Watch stream pushing\n' +
+      'pre-encoded responses (push, events/s), same run; each server as a share of it (medians)\n\n')
     printRows(
       ['workload', 'ceiling', 'etcd', 'etcd % of ceiling', 'etcdlite', 'etcdlite % of ceiling'],
       lines.map((l) => [`${l.workload} (${l.kind})`, fmt(l.ceiling, 0), fmt(l.etcd, 0), pct(l.etcd, l.ceiling), fmt(l.lite, 0), pct(l.lite, l.ceiling)]),

@@ -34,9 +34,11 @@ export interface Parsed {
   readonly watch: Map<string, Obj>
   readonly lease: Map<string, Obj>
   readonly startup: Map<string, Obj>
-  /** Ceiling summaries (`ceilingOf`), keyed `rpc:<workload>` or `push:<workload>`. */
+  /** Ceiling summaries (`ceilingOf`), keyed `rpc:<workload>`, `commit:<workload>` or `push:<workload>`. */
   readonly ceilingOf: Map<string, Obj>
   readonly rpcRounds: Obj[]
+  /** The commit ceiling's rounds (the RPC ceiling server committing each Put to LevelDB). */
+  readonly commitRounds: Obj[]
   readonly pushRounds: Obj[]
   readonly storage: Obj[]
   readonly kvResults: Obj[]
@@ -46,7 +48,7 @@ export interface Parsed {
 
 export function parseLines(lines: readonly object[]): Parsed {
   const p: Parsed = {
-    kv: new Map(), watch: new Map(), lease: new Map(), startup: new Map(), ceilingOf: new Map(), rpcRounds: [], pushRounds: [], storage: [], kvResults: [], stealPct: null,
+    kv: new Map(), watch: new Map(), lease: new Map(), startup: new Map(), ceilingOf: new Map(), rpcRounds: [], commitRounds: [], pushRounds: [], storage: [], kvResults: [], stealPct: null,
   }
   for (const line of lines) {
     if (!isObj(line)) continue
@@ -56,6 +58,7 @@ export function parseLines(lines: readonly object[]): Parsed {
     if (t === 'steal') p.stealPct = num(line, 'stealPct')
     else if (t === 'ceiling') {
       if (kind === 'rpc') p.rpcRounds.push(line)
+      else if (kind === 'commit') p.commitRounds.push(line)
       else if (kind === 'push') p.pushRounds.push(line)
       else if (kind === 'storage') p.storage.push(line)
     } else if (t === 'result') {

@@ -20,6 +20,29 @@ export function kvOutOfReach(factor: number, etcdOps: number | null, ceilingOps:
     `${fmt(ceilingOps / etcdOps, 2)}× etcd, below the ${fmt(factor * etcdOps)} ops/s asked for`
 }
 
+/**
+ * The same for a put target, by the commit ceiling: the RPC ceiling's server committing each Put's record
+ * to LevelDB (etcdlite's group commit, synced as the run's servers are) before its canned answer. A server
+ * that must commit a put before answering it cannot beat that.
+ */
+export function commitOutOfReach(factor: number, etcdOps: number | null, commitOps: number | null): OutOfReach {
+  if (etcdOps === null || commitOps === null || etcdOps <= 0) return undefined
+  if (commitOps >= factor * etcdOps) return undefined
+  return `out of reach here: the commit ceiling (canned answers once each put's record is committed to LevelDB) reached ` +
+    `${fmt(commitOps)} ops/s, ${fmt(commitOps / etcdOps, 2)}× etcd, below the ${fmt(factor * etcdOps)} ops/s asked for`
+}
+
+/**
+ * A put target of `share` × the RPC ceiling is out of reach when the commit ceiling is below it: committing
+ * the puts alone, with nothing else done, already costs more than the target leaves.
+ */
+export function commitShareOutOfReach(share: number, rpcOps: number | null, commitOps: number | null): OutOfReach {
+  if (rpcOps === null || commitOps === null || rpcOps <= 0) return undefined
+  if (commitOps >= share * rpcOps) return undefined
+  return `out of reach here: the commit ceiling (canned answers once each put's record is committed to LevelDB) reached ` +
+    `${fmt(commitOps)} ops/s, ${fmt((100 * commitOps) / rpcOps)} % of the RPC ceiling's ${fmt(rpcOps)}, below the ${fmt(share * rpcOps)} ops/s asked for`
+}
+
 /** One server's fan-out run, as the summary line gives it. */
 export interface FanoutRun {
   readonly eventsPerSec: number

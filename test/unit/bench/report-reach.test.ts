@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import { fanoutOutOfReach, kvOutOfReach, type FanoutBudget } from '../../../bench/lib/report-reach.js'
+import { commitOutOfReach, commitShareOutOfReach, fanoutOutOfReach, kvOutOfReach, type FanoutBudget } from '../../../bench/lib/report-reach.js'
 
 describe('bench report: targets out of reach', () => {
   it('a KV target is out of reach only when the RPC ceiling is below it', () => {
@@ -10,6 +10,21 @@ describe('bench report: targets out of reach', () => {
     assert.equal(kvOutOfReach(1.5, 2000, 5000), undefined)
     assert.equal(kvOutOfReach(1.5, null, 2400), undefined)
     assert.equal(kvOutOfReach(1.5, 2000, null), undefined)
+  })
+
+  it('a put target is out of reach only when the commit ceiling is below it', () => {
+    const why = commitOutOfReach(1.5, 2000, 2600)
+    assert.ok(why?.includes('commit ceiling'), why)
+    assert.ok(why?.includes('2,600 ops/s, 1.30× etcd, below the 3,000 ops/s'), why)
+    assert.equal(commitOutOfReach(1.5, 2000, 3000), undefined) // exactly reachable
+    assert.equal(commitOutOfReach(1.5, 2000, null), undefined)
+    assert.equal(commitOutOfReach(1.5, null, 2600), undefined)
+    const share = commitShareOutOfReach(0.85, 4000, 3000)
+    assert.ok(share?.includes('3,000 ops/s, 75 % of the RPC ceiling\'s 4,000, below the 3,400 ops/s'), share)
+    assert.equal(commitShareOutOfReach(0.85, 4000, 3400), undefined) // exactly reachable
+    assert.equal(commitShareOutOfReach(0.85, 4000, 3900), undefined)
+    assert.equal(commitShareOutOfReach(0.85, null, 3000), undefined)
+    assert.equal(commitShareOutOfReach(0.85, 4000, null), undefined)
   })
 
   const base: FanoutBudget = {

@@ -136,6 +136,33 @@ describe('bench report', () => {
     assert.deepEqual(row(md, 'put-16conn: etcdlite ops/s').slice(2, 3), ['⛔ no, out of reach here'])
   })
 
+  it('bounds the put targets by the commit ceiling when that is the lower one, and tabulates it', () => {
+    // RPC ceiling 4,000 (2.0× etcd) rules nothing out; the commit ceiling, 2,700 (1.35× etcd, 67.5 % of the
+    // RPC ceiling), rules out both 1.5× etcd (3,000) and 85 % of the RPC ceiling (3,400).
+    const lines: readonly object[] = [
+      { type: 'summary', workload: 'put-16conn', op: 'put', etcd: kvSide(2000, 20), etcdlite: kvSide(2400, 10), opsRatio: 1.2 },
+      { type: 'summary', ceilingOf: 'put-16conn', kind: 'rpc', workload: 'put-16conn', ceiling: 4000, etcd: 2000, lite: 2400 },
+      { type: 'ceiling', kind: 'commit', round: 1, workload: 'put-16conn', opsPerSec: 2700, p50Ms: 4.5, p99Ms: 12, serverCpuUsPerOp: 250 },
+      { type: 'summary', ceilingOf: 'put-16conn', kind: 'commit', workload: 'put-16conn', ceiling: 2700, etcd: 2000, lite: 2400 },
+    ]
+    const targets = computeTargets(lines, 2)
+    const put = targets.find((t) => t.target.startsWith('put-16conn: etcdlite ops/s'))
+    assert.equal(put?.met, 'out of reach')
+    assert.match(put?.note ?? '', /commit ceiling \(canned answers once each put's record is committed to LevelDB\) reached 2,700 ops\/s, 1\.35× etcd, below the 3,000 ops\/s/)
+    const share = targets.find((t) => t.target.startsWith('put-16conn: etcdlite ≥ 85 %'))
+    assert.equal(share?.met, 'out of reach')
+    assert.equal(share?.measured, '60 % (2,400 of 4,000 ops/s); 89 % of the commit ceiling (2,700 ops/s)')
+    assert.match(share?.note ?? '', /reached 2,700 ops\/s, 68 % of the RPC ceiling's 4,000, below the 3,400 ops\/s asked for/)
+    // Met targets stay met, whatever the commit ceiling says; without one, the RPC ceiling's verdicts stand.
+    const noCommit = computeTargets(lines.filter((l) => !('kind' in l && l.kind === 'commit')), 2)
+    assert.equal(noCommit.find((t) => t.target.startsWith('put-16conn: etcdlite ops/s'))?.met, 'no')
+    assert.equal(noCommit.find((t) => t.target.startsWith('put-16conn: etcdlite ≥ 85 %'))?.met, 'no')
+    const md = buildReport(lines, META).markdown
+    assert.ok(md.includes('Commit ceiling = the RPC ceiling\'s server committing each Put\'s record to LevelDB'))
+    assert.deepEqual(row(md, 'put-16conn | 4,000 | 2,700'), ['put-16conn', '4,000', '2,700', '68 %', '4.50', '12.00', '0.250', '74 %', '89 %'])
+    assert.ok(!buildReport(LINES, META).markdown.includes('Commit ceiling ='), 'no commit table for a run without the commit ceiling')
+  })
+
   it('writes the header, the checklist and one table per group present', () => {
     const { markdown: md } = buildReport(LINES, META)
     for (const s of ['Test CPU @ 1 GHz, 2 cores, 3.8 GiB RAM, Linux 6.1.0-test (x64)', 'etcd Version: 3.4.23', '`node build/bench/run.js --seconds 1 --workloads put-16conn`',
