@@ -59,7 +59,7 @@ const USAGE = `usage: npm run bench -- [options]
   --seconds N          measured seconds per workload (default: $BENCH_SECONDS or 5)
   --warmup N           warm-up seconds before each measurement (default 1)
   --server-warmup N    unmeasured load each server gets before it is first measured, so V8 has compiled
-                       etcdlite's hot paths (default 5): KV servers and the RPC ceiling run every KV workload
+                       etcdlite's hot paths (default 5): KV servers (and the ceilings) run every KV workload
                        in turn for max(1, N ÷ workloads) s; fan-out and churn workloads, each on a fresh
                        server, warm up max(--warmup, N) s. 0 turns it off
   --rounds N           repeat everything N times, alternating server order; report medians (default 1)
@@ -554,13 +554,18 @@ async function main(): Promise<number> {
         if (args.ceilings && args.workloads.some((w) => COMMIT_CEILING_OPS.has(w.op))) {
           commitCeiling = await startCommitCeilingServer(args, mkdtempSync(join(tmp, 'commit-ceiling-')), !args.unsafeNoFsync)
         }
+        // Each ceiling server measures the KV workloads whose op it answers.
+        const kvCeilings = [
+          { kind: 'rpc', server: rpcCeiling, ops: RPC_CEILING_OPS, into: rpcCeilings },
+          { kind: 'commit', server: commitCeiling, ops: COMMIT_CEILING_OPS, into: commitCeilings },
+        ] as const
         const tokens = new Map<ServerName, string>()
         for (const n of args.servers) {
           const s = await startServer(n, args)
           shared.set(n, s)
           if (args.auth) tokens.set(n, await enableBenchAuth(s.endpoint))
         }
-        // Warm-up pass (lib/warmup.ts): every workload's load once on each server and the ceiling, unmeasured.
+        // Warm-up pass (lib/warmup.ts): every workload's load once on each server and the ceilings, unmeasured.
         const passSeconds = kvWarmupPassSeconds(args.serverWarmupSeconds, args.workloads.length)
         if (passSeconds > 0) {
           const pass: RunArgs = { ...args, seconds: passSeconds, warmupSeconds: 0 }
@@ -570,8 +575,7 @@ async function main(): Promise<number> {
               const server = shared.get(name)
               if (server !== undefined) await runClient(server, w, pass, tokens.get(name))
             }
-            if (rpcCeiling !== undefined && RPC_CEILING_OPS.has(w.op)) await runRpcCeiling(rpcCeiling, w, pass)
-            if (commitCeiling !== undefined && COMMIT_CEILING_OPS.has(w.op)) await runRpcCeiling(commitCeiling, w, pass)
+            for (const c of kvCeilings) if (c.server !== undefined && c.ops.has(w.op)) await runRpcCeiling(c.server, w, pass)
           }
         }
         for (let round = 0; round < args.rounds; round++) {
@@ -591,19 +595,13 @@ async function main(): Promise<number> {
               results.push(m)
               emit({ type: 'result', ...m })
             }
-            if (rpcCeiling !== undefined && RPC_CEILING_OPS.has(w.op)) {
-              log(`round ${round + 1}/${args.rounds} ${w.name} on the rpc ceiling`)
+            for (const c of kvCeilings) {
+              if (c.server === undefined || !c.ops.has(w.op)) continue
+              log(`round ${round + 1}/${args.rounds} ${w.name} on the ${c.kind} ceiling`)
               await settle()
-              const c: RpcCeilingMeasurement = { ...(await runRpcCeiling(rpcCeiling, w, args)), round: round + 1, workload: w.name }
-              rpcCeilings.push(c)
-              emit({ type: 'ceiling', kind: 'rpc', ...c })
-            }
-            if (commitCeiling !== undefined && COMMIT_CEILING_OPS.has(w.op)) {
-              log(`round ${round + 1}/${args.rounds} ${w.name} on the commit ceiling`)
-              await settle()
-              const c: RpcCeilingMeasurement = { ...(await runRpcCeiling(commitCeiling, w, args)), round: round + 1, workload: w.name }
-              commitCeilings.push(c)
-              emit({ type: 'ceiling', kind: 'commit', ...c })
+              const m: RpcCeilingMeasurement = { ...(await runRpcCeiling(c.server, w, args)), round: round + 1, workload: w.name }
+              c.into.push(m)
+              emit({ type: 'ceiling', kind: c.kind, ...m })
             }
           }
           if (args.ceilings) {

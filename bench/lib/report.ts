@@ -23,7 +23,7 @@ function warmupText(w: RunWarmup): string {
   const before = `${fmtNum(w.seconds, 1)} s of load before each measurement`
   if (w.serverSeconds <= 0) return `${before}; no server warm-up (--server-warmup 0): etcdlite's first measurements ran partly unoptimized (V8 compiles hot code as it runs)`
   return `${before}; before its first measurement every server got unmeasured load so that V8 had compiled etcdlite's hot paths ` +
-    `(--server-warmup ${fmtNum(w.serverSeconds, 1)}): the KV servers and the RPC ceiling ran every KV workload in turn, ` +
+    `(--server-warmup ${fmtNum(w.serverSeconds, 1)}): the KV servers ran every KV workload in turn and the RPC and commit ceilings those they answer, ` +
     `and fan-out and churn workloads, each on a fresh server, warmed up for ${fmtNum(Math.max(w.seconds, w.serverSeconds), 1)} s. Both servers got the same.`
 }
 
