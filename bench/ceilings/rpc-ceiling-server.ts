@@ -13,11 +13,11 @@
 //   # prints `ready <port>`
 import * as grpc from '@grpc/grpc-js'
 import type { handleUnaryCall } from '@grpc/grpc-js'
+import { ClassicLevel } from 'classic-level'
 import type { PutRequest, PutResponse, RangeRequest, RangeResponse } from '../../src/etcdserver/types.js'
 import { kvServiceDefinition } from '../../src/grpc/kv.js'
 import { toPbTxnResponse } from '../../src/grpc/convert.js'
 import { loadEtcdProto } from '../../src/grpc/proto.js'
-import { ClassicLevel } from 'classic-level'
 import { encodeKeyValue } from '../../src/mvcc/kv-codec.js'
 import { storedRevKey } from './storage-ceiling.js'
 import { GroupCommit } from './group-commit.js'

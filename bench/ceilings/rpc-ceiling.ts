@@ -48,8 +48,9 @@ export function startCommitCeilingServer(p: Pick<LoadParams, 'keySize' | 'valueS
 }
 
 /**
- * Run bench/client.js for workload `w` against a ceiling server from startRpcCeilingServer or startCommitCeilingServer (started with the
- * same keySize/valueSize as `p`). One server can serve every KV workload: it keeps no state.
+ * Run bench/client.js for workload `w` against a ceiling server from startRpcCeilingServer or
+ * startCommitCeilingServer (started with the same keySize/valueSize as `p`). One server can serve every KV
+ * workload: the RPC ceiling keeps no state, and the commit ceiling only appends records, as a server does.
  */
 export async function runRpcCeiling(server: CeilingServer, w: Workload, p: LoadParams): Promise<RpcCeilingResult> {
   const args = [
@@ -103,7 +104,7 @@ function parseCli(argv: readonly string[]): { readonly workloads: readonly Workl
 async function cli(): Promise<void> {
   const { workloads, params, commit } = parseCli(process.argv.slice(2))
   const dir = commit === undefined ? undefined : mkdtempSync(join(tmpdir(), 'etcdlite-commit-ceiling-'))
-  const server = dir === undefined || commit === undefined ? await startRpcCeilingServer(params) : await startCommitCeilingServer(params, dir, commit.sync)
+  const server = commit === undefined || dir === undefined ? await startRpcCeilingServer(params) : await startCommitCeilingServer(params, dir, commit.sync)
   const results: RpcCeilingResult[] = []
   try {
     for (const w of workloads) {
