@@ -738,9 +738,10 @@ async function main(): Promise<number> {
   }
   const served = (pairs: readonly [string, number | null, number | null][]): Map<string, { etcd: number | null; lite: number | null }> =>
     new Map(pairs.map(([name, etcd, lite]) => [name, { etcd, lite }]))
+  const kvServed = served(rows.map(({ w, etcd, lite }) => [w.name, etcd.opsPerSec, lite.opsPerSec]))
   const ceilingLines = [
-    ...rpcCeilingLines(rpcCeilings, served(rows.map(({ w, etcd, lite }) => [w.name, etcd.opsPerSec, lite.opsPerSec]))),
-    ...rpcCeilingLines(commitCeilings, served(rows.map(({ w, etcd, lite }) => [w.name, etcd.opsPerSec, lite.opsPerSec])), 'commit'),
+    ...rpcCeilingLines(rpcCeilings, kvServed),
+    ...rpcCeilingLines(commitCeilings, kvServed, 'commit'),
     ...pushCeilingLines(pushCeilings, served(watchSums.flatMap((s) => (s.kind === 'fanout' ? [[s.w.name, s.etcd.eventsPerSec, s.lite.eventsPerSec] as [string, number, number]] : [])))),
   ]
   for (const l of ceilingLines) emit({ type: 'summary', ceilingOf: l.workload, ...l })

@@ -5,9 +5,9 @@
 // for the same RPCs; bench/client.ts runs against it unchanged.
 //
 // With --commit-dir DIR (the commit ceiling), each Put also commits the record etcdlite writes for a put
-// (storage-ceiling.ts's) to a LevelDB in DIR, in etcdlite's group commit (group-commit.ts), synced with
-// --commit-sync, and is answered once its batch is written: what a durable put costs at least, with no
-// index, no MVCC, no watch.
+// (storage-ceiling.ts's) to a LevelDB in DIR through etcdlite's backend (src/backend/level-backend.ts: its
+// group commit), synced with --commit-sync, and is answered once its batch is written: what a durable put
+// costs at least, with no index, no MVCC, no watch.
 //
 //   node build/bench/ceilings/rpc-ceiling-server.js [--key-size 16] [--value-size 64] [--commit-dir DIR [--commit-sync]]
 //   # prints `ready <port>`
@@ -19,8 +19,8 @@ import { kvServiceDefinition } from '../../src/grpc/kv.js'
 import { toPbTxnResponse } from '../../src/grpc/convert.js'
 import { loadEtcdProto } from '../../src/grpc/proto.js'
 import { encodeKeyValue } from '../../src/mvcc/kv-codec.js'
-import { storedRevKey } from './storage-ceiling.js'
-import { GroupCommit } from './group-commit.js'
+import { LevelBackend } from '../../src/backend/level-backend.js'
+import { revToBytes } from '../../src/mvcc/revision.js'
 import { CANNED_HEADER, cannedKey, CEILING_SERVER_OPTIONS, parseCeilingServerArgs, runMain, serveUntilStopped } from './bare-server.js'
 
 async function main(): Promise<void> {
@@ -41,26 +41,34 @@ async function main(): Promise<void> {
   // Requests are decoded (the codec does it before the handler runs) and responses encoded on every call,
   // as in etcdlite; only the work between the two is gone.
   const Range: handleUnaryCall<RangeRequest, RangeResponse> = (_call, cb) => cb(null, range)
-  const db = args.commitDir === undefined ? undefined : new ClassicLevel<Uint8Array, Uint8Array>(args.commitDir, { keyEncoding: 'view', valueEncoding: 'view' })
-  await db?.open()
-  const commit = db === undefined ? undefined : new GroupCommit(db, args.commitSync)
+  // The commit ceiling writes through etcdlite's own backend, so its group commit is etcdlite's.
+  const backend = args.commitDir === undefined
+    ? undefined
+    : await LevelBackend.open(new ClassicLevel<Uint8Array, Uint8Array>(args.commitDir, { keyEncoding: 'view', valueEncoding: 'view' }), { syncWrites: args.commitSync })
   // Revision 1 is the empty store's; every committed put takes the next one.
   let rev = 1
-  const Put: handleUnaryCall<PutRequest, PutResponse> = commit === undefined
+  const failed = (err: unknown): Error => (err instanceof Error ? err : new Error(String(err)))
+  const Put: handleUnaryCall<PutRequest, PutResponse> = backend === undefined
     ? (_call, cb) => cb(null, put)
     : (call, cb) => {
       rev++
       const { key, value } = call.request
       // No index: every put is its key's first version (the record's size differs by a byte or two at most).
       const record = encodeKeyValue({ key, value: value ?? new Uint8Array(), createRevision: rev, modRevision: rev, version: 1, lease: 0n })
-      commit.put(storedRevKey(rev), record, (err) => (err === null ? cb(null, put) : cb(err)))
+      try {
+        backend.put('key', revToBytes({ main: rev, sub: 0 }), record)
+      } catch (err) {
+        cb(failed(err))
+        return
+      }
+      backend.commit().then(() => cb(null, put), (err: unknown) => cb(failed(err)))
     }
   const Txn: handleUnaryCall<unknown, typeof txn> = (_call, cb) => cb(null, txn)
   const server = new grpc.Server(CEILING_SERVER_OPTIONS)
   // DeleteRange and Compact have no handler: grpc-js answers them UNIMPLEMENTED.
   server.addService(kvServiceDefinition(loadEtcdProto().etcdserverpb.KV.service), { Range, Put, Txn })
   await serveUntilStopped(server, args)
-  await db?.close()
+  await backend?.close()
 }
 
 runMain('rpc-ceiling-server', main)

@@ -73,7 +73,7 @@ export interface StorageCeilingRow {
 type Db = ClassicLevel<Uint8Array, Uint8Array>
 
 /** The stored key, as level-backend.ts's prefixed('key', revToBytes(rev)). */
-export function storedRevKey(main: number): Buffer {
+function storedRevKey(main: number): Buffer {
   const rev = revToBytes({ main, sub: 0 })
   const out = Buffer.allocUnsafe(rev.length + 1)
   out[0] = BUCKET_PREFIX.key

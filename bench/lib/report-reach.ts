@@ -8,28 +8,29 @@ export type OutOfReach = string | undefined
 
 const fmt = (x: number, digits = 0): string => x.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits })
 
+/** How the notes name the RPC ceiling and the commit ceiling. */
+const RPC_CEILING = 'the RPC ceiling (canned answers)'
+const COMMIT_CEILING = "the commit ceiling (canned answers once each put's record is committed to LevelDB)"
+
 /**
  * A KV target of `factor` × etcd's ops/s is out of reach when the RPC ceiling is below it: the ceiling is a
  * bare grpc-js server answering the same requests with canned responses, driven by the same load generator,
- * so no server doing real work can go faster.
+ * so no server doing real work can go faster. `ceiling` names another ceiling of the same kind in the note.
  */
-export function kvOutOfReach(factor: number, etcdOps: number | null, ceilingOps: number | null): OutOfReach {
+export function kvOutOfReach(factor: number, etcdOps: number | null, ceilingOps: number | null, ceiling = RPC_CEILING): OutOfReach {
   if (etcdOps === null || ceilingOps === null || etcdOps <= 0) return undefined
   if (ceilingOps >= factor * etcdOps) return undefined
-  return `out of reach here: the RPC ceiling (canned answers) reached ${fmt(ceilingOps)} ops/s, ` +
+  return `out of reach here: ${ceiling} reached ${fmt(ceilingOps)} ops/s, ` +
     `${fmt(ceilingOps / etcdOps, 2)}× etcd, below the ${fmt(factor * etcdOps)} ops/s asked for`
 }
 
 /**
  * The same for a put target, by the commit ceiling: the RPC ceiling's server committing each Put's record
- * to LevelDB (etcdlite's group commit, synced as the run's servers are) before its canned answer. A server
- * that must commit a put before answering it cannot beat that.
+ * through etcdlite's backend (its group commit, synced as the run's servers are) before its canned answer.
+ * A server that must commit a put before answering it cannot beat that.
  */
 export function commitOutOfReach(factor: number, etcdOps: number | null, commitOps: number | null): OutOfReach {
-  if (etcdOps === null || commitOps === null || etcdOps <= 0) return undefined
-  if (commitOps >= factor * etcdOps) return undefined
-  return `out of reach here: the commit ceiling (canned answers once each put's record is committed to LevelDB) reached ` +
-    `${fmt(commitOps)} ops/s, ${fmt(commitOps / etcdOps, 2)}× etcd, below the ${fmt(factor * etcdOps)} ops/s asked for`
+  return kvOutOfReach(factor, etcdOps, commitOps, COMMIT_CEILING)
 }
 
 /**
@@ -39,7 +40,7 @@ export function commitOutOfReach(factor: number, etcdOps: number | null, commitO
 export function commitShareOutOfReach(share: number, rpcOps: number | null, commitOps: number | null): OutOfReach {
   if (rpcOps === null || commitOps === null || rpcOps <= 0) return undefined
   if (commitOps >= share * rpcOps) return undefined
-  return `out of reach here: the commit ceiling (canned answers once each put's record is committed to LevelDB) reached ` +
+  return `out of reach here: ${COMMIT_CEILING} reached ` +
     `${fmt(commitOps)} ops/s, ${fmt((100 * commitOps) / rpcOps)} % of the RPC ceiling's ${fmt(rpcOps)}, below the ${fmt(share * rpcOps)} ops/s asked for`
 }
 
