@@ -251,7 +251,7 @@ async function run(args: ClientArgs): Promise<ClientResult> {
     } finally {
       measured = window.close()
     }
-    const { elapsedSeconds, clientCpuPct } = measured
+    const { elapsedSeconds, clientCpuPct, clientMainCpuPct, stealPct } = measured
 
     const sorted = samples.sorted()
     let sum = 0
@@ -272,6 +272,8 @@ async function run(args: ClientArgs): Promise<ClientResult> {
       maxMs: round(quantile(sorted, 1)),
       meanMs: round(sorted.length > 0 ? sum / sorted.length : Number.NaN),
       clientCpuPct,
+      clientMainCpuPct,
+      stealPct,
     }
   } finally {
     for (const c of channels) c.close()

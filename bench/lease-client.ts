@@ -210,7 +210,7 @@ async function runChurn(cfg: Extract<LeaseClientConfig, { role: 'churn' }>): Pro
     } finally {
       measured = window.close()
     }
-    const { elapsedSeconds, clientCpuPct } = measured
+    const { elapsedSeconds, clientCpuPct, clientMainCpuPct, stealPct } = measured
 
     const sorted = cycles.sorted()
     return {
@@ -228,6 +228,8 @@ async function runChurn(cfg: Extract<LeaseClientConfig, { role: 'churn' }>): Pro
       keepAlive: latency(keepAlives),
       revoke: latency(revokes),
       clientCpuPct,
+      clientMainCpuPct,
+      stealPct,
     }
   } finally {
     for (const s of streams) s.close()

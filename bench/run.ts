@@ -276,6 +276,7 @@ interface Summary {
   readonly serverCpuUsPerOp: number | null
   readonly serverRssMiB: number | null
   readonly clientCpuPct: number
+  readonly clientMainCpuPct: number | null
   readonly errors: number
 }
 
@@ -288,6 +289,7 @@ function summarize(ms: readonly Measurement[]): Summary {
     serverCpuUsPerOp: present(ms.map((m) => m.serverCpuUsPerOp)),
     serverRssMiB: present(ms.map((m) => m.serverRssMiB)),
     clientCpuPct: median(ms.map((m) => m.clientCpuPct)),
+    clientMainCpuPct: present(ms.map((m) => m.clientMainCpuPct)),
     errors: ms.reduce((a, m) => a + m.errors, 0),
   }
 }
@@ -298,13 +300,14 @@ function cpuSecondsPer1k(s: Summary): number | null {
 }
 
 function printTable(args: RunArgs, rows: readonly { w: Workload; etcd: Summary; lite: Summary }[]): void {
-  const header = ['workload', 'etcd ops/s', 'lite ops/s', 'ops ratio', 'etcd p50', 'lite p50', 'etcd p99', 'lite p99', 'p99 ratio', 'etcd cpu%', 'lite cpu%', 'etcd cpu-s/1k', 'lite cpu-s/1k', 'etcd RSS', 'lite RSS', 'client cpu% e/l']
+  const header = ['workload', 'etcd ops/s', 'lite ops/s', 'ops ratio', 'etcd p50', 'lite p50', 'etcd p99', 'lite p99', 'p99 ratio', 'etcd cpu%', 'lite cpu%', 'etcd cpu-s/1k', 'lite cpu-s/1k', 'etcd RSS', 'lite RSS', 'client cpu% e/l', 'client main% e/l']
   const body = rows.map(({ w, etcd, lite }) => [
     w.name,
     fmt(etcd.opsPerSec, 0), fmt(lite.opsPerSec, 0), fmt(lite.opsPerSec / etcd.opsPerSec, 2),
     fmt(etcd.p50Ms, 2), fmt(lite.p50Ms, 2), fmt(etcd.p99Ms, 2), fmt(lite.p99Ms, 2), fmt(etcd.p99Ms / lite.p99Ms, 2),
     fmt(etcd.serverCpuPct, 0), fmt(lite.serverCpuPct, 0), fmt(cpuSecondsPer1k(etcd), 3), fmt(cpuSecondsPer1k(lite), 3),
     fmt(etcd.serverRssMiB, 0), fmt(lite.serverRssMiB, 0), `${fmt(etcd.clientCpuPct, 0)}/${fmt(lite.clientCpuPct, 0)}`,
+    `${fmt(etcd.clientMainCpuPct, 0)}/${fmt(lite.clientMainCpuPct, 0)}`,
   ])
   const out = process.stdout
   out.write('\n')
@@ -313,7 +316,7 @@ function printTable(args: RunArgs, rows: readonly { w: Workload; etcd: Summary; 
   out.write('ops ratio = etcdlite/etcd ops/s; p99 ratio = etcd/etcdlite p99 (both: > 1 means etcdlite is better)\n')
   out.write('NxKconn = N concurrent requests over K gRPC connections; cpu% = server CPU in % of one core during the window;\n' +
     'cpu-s/1k = server CPU seconds per 1,000 requests (µs/op ÷ 1000); RSS = server resident memory in MiB at the end of the window;\n' +
-    'client cpu% near 100 × cores means the load generator is the limit\n\n')
+    'client cpu% = the load generator process (all threads), client main% = its main thread, which runs every client: near 100 the load generator was the limit\n\n')
   printRows(header, body)
   const errs = rows.filter((r) => r.etcd.errors + r.lite.errors > 0)
   if (errs.length > 0) out.write(`\nWARNING: request errors in ${errs.map((r) => r.w.name).join(', ')} (see JSON lines)\n`)

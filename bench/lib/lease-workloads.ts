@@ -103,6 +103,10 @@ export interface ChurnResult {
   readonly revoke: PhaseLatency
   /** CPU used by the client process during the window, in % of one core. */
   readonly clientCpuPct: number
+  /** Its main thread's, in % of one core; null where not measurable. */
+  readonly clientMainCpuPct: number | null
+  /** The machine's CPU steal during the window, in %; null where not measurable. */
+  readonly stealPct: number | null
 }
 
 /** What the expiry role prints. */

@@ -75,6 +75,17 @@ export function parseLines(lines: readonly object[]): Parsed {
   return p
 }
 
+/** At or above this, a load generator's main thread was the limit of its measurement (% of one core). */
+export const CLIENT_BOUND_PCT = 90
+
+/** Whether a main-thread CPU share, as the report prints it (whole %), is CLIENT_BOUND_PCT or more. */
+export const isClientBound = (pct: number): boolean => Math.round(pct) >= CLIENT_BOUND_PCT
+
+/** Median over the rounds of the load generator's main-thread CPU, % of one core; null in runs without it. */
+export function clientMainPct(rounds: readonly Obj[]): number | null {
+  return medianOf(rounds.map((r) => num(r, 'clientMainCpuPct')))
+}
+
 // ---------------------------------------------------------------------------------------------------
 // Formatting
 

@@ -2,7 +2,9 @@
 // storage ceiling); a group the run did not measure has no section.
 import { join } from 'node:path'
 import { renderBarChart, type ChartGroup, type ChartSeries } from './svg-chart.js'
-import { fmtLatency, fmtNum, fmtPct, fmtRatio, mdTable, medianOf, num, pair, ratioOf, str, sub, type Obj, type Parsed } from './report-lines.js'
+import {
+  CLIENT_BOUND_PCT, clientMainPct, fmtLatency, isClientBound, fmtNum, fmtPct, fmtRatio, mdTable, medianOf, num, pair, ratioOf, str, sub, type Obj, type Parsed,
+} from './report-lines.js'
 
 /** The files writeReport() writes, relative to its outDir. */
 export const RESULTS_FILE = 'RESULTS.md'
@@ -85,8 +87,42 @@ export function kvSection(p: Parsed, charts: Map<ChartFile, string>): Section | 
       mdTable(['workload', 'etcd ops/s', 'etcdlite ops/s', 'ratio', 'etcd p50 ms', 'etcdlite p50 ms', 'etcd p99 ms', 'etcdlite p99 ms', 'p99 ratio',
         'etcd CPU s/1k ops', 'etcdlite CPU s/1k ops', 'etcd RSS MiB', 'etcdlite RSS MiB', 'ceiling ops/s', 'etcd % of ceiling', 'etcdlite % of ceiling'], rows),
       ...commitCeilingText(p),
+      ...loadGeneratorText(p),
     ],
   }
+}
+
+/**
+ * The load generator's main thread and the CPU steal per KV workload: whether a figure measured the server
+ * or the client, and how noisy it was. Runs that predate these fields get no table.
+ */
+function loadGeneratorText(p: Parsed): string[] {
+  const rows: string[][] = []
+  let any = false
+  for (const w of p.kv.keys()) {
+    const of = (rs: readonly Obj[]): Obj[] => rs.filter((r) => str(r, 'workload') === w)
+    const results = of(p.kvResults)
+    const sets = [
+      results.filter((r) => str(r, 'server') === 'etcd'), results.filter((r) => str(r, 'server') === 'etcdlite'),
+      of(p.rpcRounds), of(p.commitRounds),
+    ]
+    const mains = sets.map(clientMainPct)
+    const steals = sets.flat().map((r) => num(r, 'stealPct')).filter((x): x is number => x !== null)
+    if (mains.every((x) => x === null) && steals.length === 0) continue
+    any = true
+    const cell = (x: number | null): string => (x === null ? '-' : `${fmtNum(x, 0)} %${isClientBound(x) ? ' ⚑' : ''}`)
+    rows.push([w, ...mains.map(cell), steals.length === 0 ? '-' : `${fmtNum(Math.max(...steals), 1)} %`])
+  }
+  if (!any) return []
+  return [
+    '',
+    `Load generator: one Node process per measurement runs every client of the workload (grpc-js) on its main thread. The table gives ` +
+      `that thread's CPU in % of one core (median over rounds); ⚑ = ${CLIENT_BOUND_PCT} % or more: the client, not the server, was the limit, ` +
+      'so the figure says how much of the machine the server left to the client as much as how fast it answers. ' +
+      'Steal = the most CPU time the hypervisor gave to other guests during one of the workload\'s measurements (any server, any round).',
+    '',
+    mdTable(['workload', 'load generator main thread: etcd', 'etcdlite', 'RPC ceiling', 'commit ceiling', 'highest CPU steal'], rows),
+  ]
 }
 
 /** The commit ceiling's table (put workloads): what a put costs when its record must be committed first. */

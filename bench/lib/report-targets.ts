@@ -2,7 +2,9 @@
 // not met marked out of reach when the run's own ceilings rule it out (report-reach.ts).
 import { commitOutOfReach, commitShareOutOfReach, fanoutOutOfReach, kvOutOfReach, type FanoutRun, type OutOfReach } from './report-reach.js'
 import { collectMachineInfo } from './report-meta.js'
-import { fmtNum, fmtPct, fmtRatio, medianOf, num, parseLines, ratioOf, str, sub, type Obj, type Parsed } from './report-lines.js'
+import {
+  clientMainPct, fmtNum, isClientBound, fmtPct, fmtRatio, medianOf, num, parseLines, ratioOf, str, sub, type Obj, type Parsed,
+} from './report-lines.js'
 
 // ---------------------------------------------------------------------------------------------------
 // Targets (issue 6, scope item 5)
@@ -58,6 +60,16 @@ function fanoutBeyond(p: Parsed, w: string, s: Obj | undefined, cores: number): 
   })
 }
 
+/**
+ * When the RPC ceiling of `w` was measured with the load generator's main thread at CLIENT_BOUND_PCT or more (isClientBound):
+ * that ceiling is the client's limit on this machine, not grpc-js's server's. '' otherwise.
+ */
+function clientBoundNote(p: Parsed, w: string): string {
+  const main = clientMainPct(p.rpcRounds.filter((r) => str(r, 'workload') === w))
+  if (main === null || !isClientBound(main)) return ''
+  return `the load generator's main thread was ${fmtNum(main, 0)} % busy while the RPC ceiling was measured: the ceiling is the client's limit here, not the server's`
+}
+
 export function targetsOf(p: Parsed, cores: number): TargetRow[] {
   const rows: TargetRow[] = []
   const opsRatio = (w: string): number | null => {
@@ -79,7 +91,7 @@ export function targetsOf(p: Parsed, cores: number): TargetRow[] {
       rows.push(reachable({
         target: `${w}: etcdlite ≥ 85 % of the RPC ceiling`,
         measured: share === null ? '-' : `${fmtPct(share)} (${fmtNum(lite, 0)} of ${fmtNum(ceiling, 0)} ops/s)${ofCommit}`,
-        met: verdict(share === null ? null : share >= 85), note: ceiling === null && p.kv.has(w) ? 'no RPC ceiling in this run' : '',
+        met: verdict(share === null ? null : share >= 85), note: ceiling === null && p.kv.has(w) ? 'no RPC ceiling in this run' : clientBoundNote(p, w),
       }, commitShareOutOfReach(0.85, ceiling, commit)))
     }
   }

@@ -86,6 +86,10 @@ export interface ClientResult {
   readonly meanMs: number
   /** CPU used by the client process during the window, in % of one core (shows if the client is the bottleneck). */
   readonly clientCpuPct: number
+  /** Its main thread's (which runs every client), in % of one core; near 100 the client was the limit. Null where not measurable. */
+  readonly clientMainCpuPct: number | null
+  /** The machine's CPU steal during the window, in % (cpu-steal.ts); null where not measurable. */
+  readonly stealPct: number | null
 }
 
 /** Marker lines the client writes to stderr so the runner can sample the server's CPU over the window. */

@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { buildReport, watchWindowText, writeReport } from '../../../bench/lib/report.js'
-import { fmtNum } from '../../../bench/lib/report-lines.js'
+import { fmtNum, isClientBound } from '../../../bench/lib/report-lines.js'
 import { commandLine, parseJsonLines, parseMeta, type ReportMeta } from '../../../bench/lib/report-meta.js'
 import { computeTargets, type Verdict } from '../../../bench/lib/report-targets.js'
 import { reportDirFor } from '../../../bench/lib/report-sections.js'
@@ -161,6 +161,36 @@ describe('bench report', () => {
     assert.ok(md.includes('Commit ceiling = the RPC ceiling\'s server committing each Put\'s record to LevelDB'))
     assert.deepEqual(row(md, 'put-16conn | 4,000 | 2,700'), ['put-16conn', '4,000', '2,700', '68 %', '4.50', '12.00', '0.250', '74 %', '89 %'])
     assert.ok(!buildReport(LINES, META).markdown.includes('Commit ceiling ='), 'no commit table for a run without the commit ceiling')
+  })
+
+  it("tabulates the load generator's main thread and the CPU steal per KV workload, and flags a client-bound RPC ceiling", () => {
+    const res = (server: string, round: number, main: number, steal: number): object =>
+      ({ type: 'result', round, workload: 'put-16conn', server, op: 'put', opsPerSec: 2000, clientMainCpuPct: main, stealPct: steal })
+    const lines: readonly object[] = [
+      res('etcd', 1, 70, 0.5), res('etcd', 2, 74, 0.1), res('etcd', 3, 72, 0.2),
+      res('etcdlite', 1, 80, 0.3), res('etcdlite', 2, 88, 4.25), res('etcdlite', 3, 84, 0),
+      { type: 'ceiling', kind: 'rpc', round: 1, workload: 'put-16conn', opsPerSec: 3000, clientMainCpuPct: 95, stealPct: 0.1 },
+      { type: 'ceiling', kind: 'rpc', round: 2, workload: 'put-16conn', opsPerSec: 3200, clientMainCpuPct: 91, stealPct: 0.2 },
+      { type: 'ceiling', kind: 'commit', round: 1, workload: 'put-16conn', opsPerSec: 2800, clientMainCpuPct: 89.4, stealPct: null },
+      { type: 'summary', workload: 'put-16conn', op: 'put', etcd: kvSide(2000, 20), etcdlite: kvSide(2000, 10), opsRatio: 1 },
+      { type: 'summary', ceilingOf: 'put-16conn', kind: 'rpc', workload: 'put-16conn', ceiling: 3100, etcd: 2000, lite: 2000 },
+      { type: 'summary', ceilingOf: 'put-16conn', kind: 'commit', workload: 'put-16conn', ceiling: 2800, etcd: 2000, lite: 2000 },
+      // A workload measured without the fields (an older run's lines): a row of dashes would say nothing.
+      { type: 'summary', workload: 'range-16conn', op: 'range', etcd: kvSide(3000, 8), etcdlite: kvSide(3300, 8), opsRatio: 1.1 },
+    ]
+    const md = buildReport(lines, META).markdown
+    assert.ok(md.includes('⚑ = 90 % or more: the client, not the server, was the limit'))
+    // Medians per server and ceiling (the RPC ceiling's 93 % is flagged, the commit ceiling's 89.4 % is not, and 89.5 % would be: it prints as 90 %), the highest steal.
+    assert.deepEqual(row(md, 'put-16conn | 72 %'), ['put-16conn', '72 %', '84 %', '93 % ⚑', '89 %', '4.3 %'])
+    assert.ok(!md.includes('| range-16conn | -'), 'no row for a workload without the fields')
+    assert.deepEqual([89.4, 89.5, 90, 100].map(isClientBound), [false, true, true, true])
+    const share = computeTargets(lines, 2).find((t) => t.target.startsWith('put-16conn: etcdlite ≥ 85 %'))
+    assert.equal(share?.met, 'no')
+    assert.equal(share?.note, "the load generator's main thread was 93 % busy while the RPC ceiling was measured: the ceiling is the client's limit here, not the server's")
+    // Below 90 %, or without the field, the note says nothing of the client; a run without any gets no table.
+    const calm = lines.map((l) => ('kind' in l && l.kind === 'rpc' && 'clientMainCpuPct' in l ? { ...l, clientMainCpuPct: 85 } : l))
+    assert.equal(computeTargets(calm, 2).find((t) => t.target.startsWith('put-16conn: etcdlite ≥ 85 %'))?.note, '')
+    assert.ok(!buildReport(LINES, META).markdown.includes('Load generator:'), 'no table for a run without the fields')
   })
 
   it('writes the header, the checklist and one table per group present', () => {
