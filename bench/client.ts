@@ -2,18 +2,16 @@
 // etcd and etcdlite; it prints one ClientResult as JSON on stdout and progress markers on stderr.
 //
 //   node build/bench/client.js --endpoint 127.0.0.1:2379 --op put --clients 16 --channels 16 \
-//     --seconds 5 --warmup 1 --key-size 16 --value-size 128 --key-space 10000 [--serializable] [--token T]
+//     --seconds 5 --warmup 1 --key-size 16 --value-size 128 --key-space 10000 [--serializable] [--token T] [--client grpc-js|h2]
 import { randomBytes } from 'node:crypto'
 import { parseArgs } from 'node:util'
-import * as grpc from '@grpc/grpc-js'
-import { loadEtcdProto } from '../src/grpc/proto.js'
-import type { KVClient } from '../src/grpc/generated/etcdserverpb/KV.js'
 import { SampleBuffer, quantile } from './lib/stats.js'
 import {
   HOT_KEYS, MIX_KEYS, OPS, PREFIX_KEYS, TXN_PUTS, type ClientResult, type LoadParams, type Op,
 } from './lib/workloads.js'
 import { LOAD_PARAM_OPTIONS, loadParamsOf, numberArg } from './lib/args.js'
 import { MeasureWindow } from './lib/measure-window.js'
+import { openTransports, type KvTransport } from './lib/kv-transport.js'
 
 interface ClientArgs extends LoadParams {
   readonly endpoint: string
@@ -60,132 +58,79 @@ function makeKey(prefix: string, index: number, size: number): Buffer {
   return Buffer.from(prefix + digits.padStart(size - prefix.length, '0'), 'latin1')
 }
 
-/** Open `n` KV clients, each on its own channel (and so its own TCP connection), and wait until all are ready. */
-async function openChannels(endpoint: string, n: number): Promise<KVClient[]> {
-  const proto = loadEtcdProto()
-  const clients: KVClient[] = []
-  for (let i = 0; i < n; i++) {
-    // grpc-js shares subchannels (connections) between channels with equal target and options by
-    // default; a local subchannel pool gives every channel its own connection.
-    clients.push(new proto.etcdserverpb.KV(endpoint, grpc.credentials.createInsecure(), { 'grpc.use_local_subchannel_pool': 1 }))
-  }
-  const deadline = Date.now() + 10_000
-  await Promise.all(clients.map((c) => new Promise<void>((resolve, reject) => {
-    c.waitForReady(deadline, (err) => (err === undefined || err === null ? resolve() : reject(err)))
-  })))
-  return clients
-}
-
 type Call = () => Promise<void>
 
-function putCall(kv: KVClient, keys: readonly Buffer[], value: Buffer, next: () => number, md: grpc.Metadata): Call {
-  return () => new Promise<void>((resolve, reject) => {
+function putCall(kv: KvTransport, keys: readonly Buffer[], value: Buffer, next: () => number): Call {
+  return () => {
     const key = keys[next()]
     if (key === undefined) throw new Error('put: key index out of range')
-    kv.Put({ key, value }, md, (err, res) => {
-      if (err !== null) reject(err)
-      else if (res?.header === null || res?.header === undefined) reject(new Error('put: response without header'))
-      else resolve()
-    })
-  })
+    return kv.put(key, value)
+  }
 }
 
-function rangeCall(kv: KVClient, key: Buffer, valueSize: number, serializable: boolean, md: grpc.Metadata): Call {
-  return () => new Promise<void>((resolve, reject) => {
-    kv.Range({ key, serializable }, md, (err, res) => {
-      if (err !== null) reject(err)
-      else if (res?.kvs.length !== 1 || res.kvs[0]?.value.length !== valueSize) reject(new Error('range: expected the pre-populated key'))
-      else resolve()
-    })
-  })
+function rangeCall(kv: KvTransport, key: Buffer, valueSize: number, serializable: boolean): Call {
+  return async () => {
+    const values = await kv.range(key, undefined, serializable)
+    if (values.length !== 1 || values[0]?.length !== valueSize) throw new Error('range: expected the pre-populated key')
+  }
 }
 
-function prefixRangeCall(kv: KVClient, key: Buffer, rangeEnd: Buffer, serializable: boolean, md: grpc.Metadata): Call {
-  return () => new Promise<void>((resolve, reject) => {
-    kv.Range({ key, range_end: rangeEnd, serializable }, md, (err, res) => {
-      if (err !== null) reject(err)
-      else if (res?.kvs.length !== PREFIX_KEYS) reject(new Error(`range-prefix: expected ${PREFIX_KEYS} keys, got ${res?.kvs.length ?? 0}`))
-      else resolve()
-    })
-  })
+function prefixRangeCall(kv: KvTransport, key: Buffer, rangeEnd: Buffer, serializable: boolean): Call {
+  return async () => {
+    const values = await kv.range(key, rangeEnd, serializable)
+    if (values.length !== PREFIX_KEYS) throw new Error(`range-prefix: expected ${PREFIX_KEYS} keys, got ${values.length}`)
+  }
 }
 
 /**
  * Compare-and-swap on the hot keys, as a lock or counter client does: compare the value this client last
  * saw, put a fresh one if it still holds, else read the current one (the failure branch) for the next try.
  */
-function casCall(kv: KVClient, keys: readonly Buffer[], initial: Buffer, valueSize: number, md: grpc.Metadata): Call {
-  const seen = keys.map(() => initial)
+function casCall(kv: KvTransport, keys: readonly Buffer[], initial: Buffer, valueSize: number): Call {
+  const seen: Uint8Array[] = keys.map(() => initial)
   let turn = Math.floor(Math.random() * keys.length)
-  return () => new Promise<void>((resolve, reject) => {
+  return async () => {
     const i = turn
     turn = (turn + 1) % keys.length
     const key = keys[i] as Buffer
     const next = randomBytes(valueSize)
-    kv.Txn(
-      {
-        compare: [{ key, target: 'VALUE', result: 'EQUAL', value: seen[i] as Buffer }],
-        success: [{ request_put: { key, value: next } }],
-        failure: [{ request_range: { key } }],
-      },
-      md,
-      (err, res) => {
-        if (err !== null || res === undefined) {
-          reject(err ?? new Error('txn-cas: no response'))
-          return
-        }
-        if (res.succeeded) seen[i] = next
-        else {
-          const now = res.responses[0]?.response_range?.kvs[0]?.value
-          if (now === undefined) reject(new Error('txn-cas: the failure branch did not read the key'))
-          else seen[i] = now
-        }
-        resolve()
-      },
-    )
-  })
+    const res = await kv.txn({ compareValue: { key, value: seen[i] as Uint8Array }, success: [{ put: { key, value: next } }], failure: [{ range: { key } }] })
+    if (res.succeeded) seen[i] = next
+    else if (res.firstRangeValue === undefined) throw new Error('txn-cas: the failure branch did not read the key')
+    else seen[i] = res.firstRangeValue
+  }
 }
 
-function txn16Call(kv: KVClient, keys: readonly Buffer[], value: Buffer, next: () => number, md: grpc.Metadata): Call {
-  return () => new Promise<void>((resolve, reject) => {
-    const success = Array.from({ length: TXN_PUTS }, () => ({ request_put: { key: keys[next()] as Buffer, value } }))
-    kv.Txn({ success }, md, (err, res) => {
-      if (err !== null) reject(err)
-      else if (res?.succeeded !== true || res.responses.length !== TXN_PUTS) reject(new Error('txn-16: expected 16 put responses'))
-      else resolve()
-    })
-  })
+function txn16Call(kv: KvTransport, keys: readonly Buffer[], value: Buffer, next: () => number): Call {
+  return async () => {
+    const success = Array.from({ length: TXN_PUTS }, () => ({ put: { key: keys[next()] as Buffer, value } }))
+    const res = await kv.txn({ success })
+    if (!res.succeeded || res.responses !== TXN_PUTS) throw new Error('txn-16: expected 16 put responses')
+  }
 }
 
 /** 90% reads, 10% writes over MIX_KEYS keys (a deterministic pattern per client, so both servers get the same). */
-function mixCall(kv: KVClient, keys: readonly Buffer[], value: Buffer, valueSize: number, serializable: boolean, md: grpc.Metadata, seed: number): Call {
+function mixCall(kv: KvTransport, keys: readonly Buffer[], value: Buffer, valueSize: number, serializable: boolean, seed: number): Call {
   let n = seed
-  const read = (key: Buffer): Call => rangeCall(kv, key, valueSize, serializable, md)
   return () => {
     n++
     const key = keys[(n * 7919) % keys.length] as Buffer
-    if (n % 10 === 0) return putCall(kv, [key], value, () => 0, md)()
-    return read(key)()
+    if (n % 10 === 0) return kv.put(key, value)
+    return rangeCall(kv, key, valueSize, serializable)()
   }
 }
 
 /** Put `keys` with `value`, 128 at a time (etcd's --max-txn-ops), before the measurement. */
-async function populate(kv: KVClient, keys: readonly Buffer[], value: Buffer, md: grpc.Metadata): Promise<void> {
-  for (let i = 0; i < keys.length; i += 128) {
-    const success = keys.slice(i, i + 128).map((key) => ({ request_put: { key, value } }))
-    await new Promise<void>((resolve, reject) => {
-      kv.Txn({ success }, md, (err) => (err === null ? resolve() : reject(err)))
-    })
-  }
+async function populate(kv: KvTransport, keys: readonly Buffer[], value: Buffer): Promise<void> {
+  for (let i = 0; i < keys.length; i += 128) await kv.txn({ success: keys.slice(i, i + 128).map((key) => ({ put: { key, value } })) })
 }
 
 async function run(args: ClientArgs): Promise<ClientResult> {
-  const channels = await openChannels(args.endpoint, args.channels)
+  const channels = await openTransports(args.client, args.endpoint, args.channels, args.token)
   try {
     const value = randomBytes(args.valueSize)
     const rangeKey = makeKey('r', 0, args.keySize)
-    const md = new grpc.Metadata()
-    if (args.token !== undefined) md.set('token', args.token)
+    const on = (i: number): KvTransport => channels[i % channels.length] as KvTransport
     let calls: Call[]
     if (args.op === 'put') {
       const keys = Array.from({ length: args.keySpace }, (_, i) => makeKey('p', i, args.keySize))
@@ -195,21 +140,21 @@ async function run(args: ClientArgs): Promise<ClientResult> {
         seq = (seq + 1) % keys.length
         return i
       }
-      calls = Array.from({ length: args.clients }, (_, i) => putCall(channels[i % channels.length] as KVClient, keys, value, next, md))
+      calls = Array.from({ length: args.clients }, (_, i) => putCall(on(i), keys, value, next))
     } else if (args.op === 'range') {
       // Pre-populate the one key every range request reads.
-      await putCall(channels[0] as KVClient, [rangeKey], value, () => 0, md)()
-      calls = Array.from({ length: args.clients }, (_, i) => rangeCall(channels[i % channels.length] as KVClient, rangeKey, args.valueSize, args.serializable, md))
+      await on(0).put(rangeKey, value)
+      calls = Array.from({ length: args.clients }, (_, i) => rangeCall(on(i), rangeKey, args.valueSize, args.serializable))
     } else if (args.op === 'range-prefix') {
       const keys = Array.from({ length: PREFIX_KEYS }, (_, i) => makeKey('q', i, args.keySize))
-      await populate(channels[0] as KVClient, keys, value, md)
+      await populate(on(0), keys, value)
       const prefix = Buffer.from('q', 'latin1')
       const end = Buffer.from('r', 'latin1')
-      calls = Array.from({ length: args.clients }, (_, i) => prefixRangeCall(channels[i % channels.length] as KVClient, prefix, end, args.serializable, md))
+      calls = Array.from({ length: args.clients }, (_, i) => prefixRangeCall(on(i), prefix, end, args.serializable))
     } else if (args.op === 'txn-cas') {
       const keys = Array.from({ length: HOT_KEYS }, (_, i) => makeKey('h', i, args.keySize))
-      await populate(channels[0] as KVClient, keys, value, md)
-      calls = Array.from({ length: args.clients }, (_, i) => casCall(channels[i % channels.length] as KVClient, keys, value, args.valueSize, md))
+      await populate(on(0), keys, value)
+      calls = Array.from({ length: args.clients }, (_, i) => casCall(on(i), keys, value, args.valueSize))
     } else if (args.op === 'txn-16') {
       const keys = Array.from({ length: Math.max(args.keySpace, TXN_PUTS) }, (_, i) => makeKey('p', i, args.keySize))
       let seq = 0
@@ -218,11 +163,11 @@ async function run(args: ClientArgs): Promise<ClientResult> {
         seq = (seq + 1) % keys.length
         return i
       }
-      calls = Array.from({ length: args.clients }, (_, i) => txn16Call(channels[i % channels.length] as KVClient, keys, value, next, md))
+      calls = Array.from({ length: args.clients }, (_, i) => txn16Call(on(i), keys, value, next))
     } else {
       const keys = Array.from({ length: MIX_KEYS }, (_, i) => makeKey('m', i, args.keySize))
-      await populate(channels[0] as KVClient, keys, value, md)
-      calls = Array.from({ length: args.clients }, (_, i) => mixCall(channels[i % channels.length] as KVClient, keys, value, args.valueSize, args.serializable, md, i * 1000003))
+      await populate(on(0), keys, value)
+      calls = Array.from({ length: args.clients }, (_, i) => mixCall(on(i), keys, value, args.valueSize, args.serializable, i * 1000003))
     }
 
     const samples = new SampleBuffer()
@@ -259,6 +204,7 @@ async function run(args: ClientArgs): Promise<ClientResult> {
     const round = (x: number, d = 3): number => Number(x.toFixed(d))
     return {
       op: args.op,
+      client: args.client,
       clients: args.clients,
       channels: args.channels,
       ops: sorted.length,

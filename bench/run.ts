@@ -31,7 +31,7 @@ import {
   killStartupServersSync, printStartupTable, runStartupWorkload, startupRatios, summarizeStartup,
   STARTUP_VALUE_SIZE, STARTUP_WORKLOAD, type StartupMeasurement,
 } from './lib/startup-run.js'
-import { LOAD_PARAM_OPTIONS, loadParamsOf, numberArg } from './lib/args.js'
+import { LOAD_PARAM_OPTIONS, loadParamArgs, loadParamsOf, numberArg } from './lib/args.js'
 import { writeReport } from './lib/report.js'
 import { reportDirFor } from './lib/report-sections.js'
 import { collectMachineInfo, commandLine, etcdVersionLine, type ReportMeta } from './lib/report-meta.js'
@@ -69,6 +69,8 @@ const USAGE = `usage: npm run bench -- [options]
   --value-size N       value size in bytes (default 64)
   --key-space N        distinct keys the put workloads cycle through (default 100000)
   --serializable       send Range with serializable=true (default: linearizable, as clients do)
+  --client NAME        the KV load generator's client: grpc-js (default; what etcdlite's users run) or h2 (bare node:http2,
+                       hand-encoded messages: about half the load generator's CPU per request; see bench/README.md)
   --skip-ceilings      do not measure the ceilings (by default: a bare grpc-js KV server with canned answers
                        per KV workload, the same server committing each Put to LevelDB per put workload, raw
                        classic-level batches once per round, a bare Watch stream per fan-out)
@@ -249,9 +251,7 @@ async function stopServer(s: BenchServer): Promise<void> {
 async function runClient(server: BenchServer, w: Workload, p: LoadParams, token?: string): Promise<{ result: ClientResult; serverCpuPct: number | null }> {
   const args = [
     '--endpoint', server.endpoint, '--op', w.op, '--clients', String(w.clients), '--channels', String(w.channels),
-    '--seconds', String(p.seconds), '--warmup', String(p.warmupSeconds), '--key-size', String(p.keySize),
-    '--value-size', String(p.valueSize), '--key-space', String(p.keySpace), ...((w.serializable ?? p.serializable) ? ['--serializable'] : []),
-    ...(token === undefined ? [] : ['--token', token]),
+    ...loadParamArgs(p, w.serializable ?? p.serializable), ...(token === undefined ? [] : ['--token', token]),
   ]
   const cpuWindow = new ServerCpuWindow(server.pid, MEASURE_START, MEASURE_END)
   const child = new LoadProcess(`client for ${w.name} on ${server.name}`, CLIENT_JS, args, (line) => cpuWindow.onLine(line))

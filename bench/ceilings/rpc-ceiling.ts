@@ -3,7 +3,7 @@
 // markers). Importable (startRpcCeilingServer, runRpcCeiling) and a CLI:
 //
 //   node build/bench/ceilings/rpc-ceiling.js [--workloads put-1,put-16conn,...] [--seconds 5] [--warmup 1]
-//     [--key-size 16] [--value-size 64] [--key-space 100000] [--serializable] [--commit [--unsafe-no-fsync]]
+//     [--key-size 16] [--value-size 64] [--key-space 100000] [--serializable] [--client grpc-js|h2] [--commit [--unsafe-no-fsync]]
 // --commit measures the commit ceiling instead (Puts committed to a LevelDB in a temp dir, synced unless
 // --unsafe-no-fsync); it answers Range and Txn as the RPC ceiling does.
 // prints one JSON line per workload (`"type":"rpc-ceiling"`), then a table; progress goes to stderr.
@@ -17,7 +17,7 @@ import { processRssMiB, ServerCpuWindow } from '../lib/servers.js'
 import { fmt, printRows } from '../lib/table.js'
 import { MEASURE_END, MEASURE_START, WORKLOADS, type ClientResult, type LoadParams, type Workload } from '../lib/workloads.js'
 import { killCeilingServersSync, startCeilingServer, type CeilingServer } from './launch.js'
-import { LOAD_PARAM_OPTIONS, loadParamsOf } from '../lib/args.js'
+import { LOAD_PARAM_OPTIONS, loadParamArgs, loadParamsOf } from '../lib/args.js'
 
 const CLIENT_JS = fileURLToPath(new URL('../client.js', import.meta.url))
 const SERVER_JS = fileURLToPath(new URL('./rpc-ceiling-server.js', import.meta.url))
@@ -54,9 +54,7 @@ export function startCommitCeilingServer(p: Pick<LoadParams, 'keySize' | 'valueS
  */
 export async function runRpcCeiling(server: CeilingServer, w: Workload, p: LoadParams): Promise<RpcCeilingResult> {
   const args = [
-    '--endpoint', server.endpoint, '--op', w.op, '--clients', String(w.clients), '--channels', String(w.channels),
-    '--seconds', String(p.seconds), '--warmup', String(p.warmupSeconds), '--key-size', String(p.keySize),
-    '--value-size', String(p.valueSize), '--key-space', String(p.keySpace), ...(p.serializable ? ['--serializable'] : []),
+    '--endpoint', server.endpoint, '--op', w.op, '--clients', String(w.clients), '--channels', String(w.channels), ...loadParamArgs(p),
   ]
   const cpuWindow = new ServerCpuWindow(server.pid, MEASURE_START, MEASURE_END)
   const child = new LoadProcess(`client for ${w.name} on ${server.name}`, CLIENT_JS, args, (line) => cpuWindow.onLine(line))

@@ -114,9 +114,11 @@ function loadGeneratorText(p: Parsed): string[] {
     rows.push([w, ...mains.map(cell), steals.length === 0 ? '-' : `${fmtNum(Math.max(...steals), 1)} %`])
   }
   if (!any) return []
+  const clients = [...new Set([...p.kvResults, ...p.rpcRounds, ...p.commitRounds].map((r) => str(r, 'client') ?? 'grpc-js'))]
+  const via = clients.length === 1 && clients[0] === 'h2' ? 'bare node:http2, `--client h2`' : clients.join(' and ')
   return [
     '',
-    `Load generator: one Node process per measurement runs every client of the workload (grpc-js) on its main thread. The table gives ` +
+    `Load generator: one Node process per measurement runs every client of the workload (${via}) on its main thread. The table gives ` +
       `that thread's CPU in % of one core (median over rounds); ⚑ = ${CLIENT_BOUND_PCT} % or more: the client, not the server, was the limit, ` +
       'so the figure says how much of the machine the server left to the client as much as how fast it answers. ' +
       'Steal = the most CPU time the hypervisor gave to other guests during one of the workload\'s measurements (any server, any round).',

@@ -55,7 +55,16 @@ export const WORKLOADS: readonly Workload[] = [
 ]
 
 /** Everything the client process needs besides the endpoint and the workload. */
+/**
+ * The KV load generator's client: grpc-js with protobufjs (the default, what etcdlite's users run), or bare
+ * node:http2 with hand-encoded messages (bench/lib/h2-kv.ts), which costs the load generator about half.
+ */
+export const KV_CLIENTS = ['grpc-js', 'h2'] as const
+export type KvClientKind = (typeof KV_CLIENTS)[number]
+
 export interface LoadParams {
+  /** The KV load generator's client (KV_CLIENTS). */
+  readonly client: KvClientKind
   readonly seconds: number
   readonly warmupSeconds: number
   readonly keySize: number
@@ -86,6 +95,8 @@ export interface ClientResult {
   readonly meanMs: number
   /** CPU used by the client process during the window, in % of one core (shows if the client is the bottleneck). */
   readonly clientCpuPct: number
+  /** The client the load generator used (LoadParams.client). */
+  readonly client: KvClientKind
   /** Its main thread's (which runs every client), in % of one core; near 100 the client was the limit. Null where not measurable. */
   readonly clientMainCpuPct: number | null
   /** The machine's CPU steal during the window, in % (cpu-steal.ts); null where not measurable. */

@@ -191,6 +191,10 @@ describe('bench report', () => {
     const calm = lines.map((l) => ('kind' in l && l.kind === 'rpc' && 'clientMainCpuPct' in l ? { ...l, clientMainCpuPct: 85 } : l))
     assert.equal(computeTargets(calm, 2).find((t) => t.target.startsWith('put-16conn: etcdlite ≥ 85 %'))?.note, '')
     assert.ok(!buildReport(LINES, META).markdown.includes('Load generator:'), 'no table for a run without the fields')
+    // The client is named: grpc-js when the lines do not say (runs before --client), else as they say.
+    assert.ok(md.includes('runs every client of the workload (grpc-js) on its main thread'))
+    const h2 = lines.map((l) => ('clientMainCpuPct' in l ? { ...l, client: 'h2' } : l))
+    assert.ok(buildReport(h2, META).markdown.includes('runs every client of the workload (bare node:http2, `--client h2`) on its main thread'))
   })
 
   it('writes the header, the checklist and one table per group present', () => {
