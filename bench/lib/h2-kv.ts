@@ -87,29 +87,30 @@ function framedPut(key: Uint8Array, value: Uint8Array): Buffer {
 // ---------------------------------------------------------------------------------------------------
 // Decoding: only what the workloads check
 
-/** Each field of `msg` with number `field` and wire type LEN, in order. */
-function lenFields(msg: Uint8Array, field: number): Uint8Array[] {
-  const out: Uint8Array[] = []
+/** Call `take` for each field of `msg`; it reads the value and returns true, or returns false to skip it. */
+function eachField(msg: Uint8Array, take: (field: number, wireType: number, r: Reader) => boolean): void {
   const r = new Reader(msg)
   while (!r.done) {
     const tag = r.varint()
-    const wt = tag & 7
-    if (tag >>> 3 === field && wt === WIRE_LEN) out.push(r.bytes())
-    else r.skip(wt)
+    if (!take(tag >>> 3, tag & 7, r)) r.skip(tag & 7)
   }
+}
+
+/** Each field of `msg` with number `field` and wire type LEN, in order. */
+function lenFields(msg: Uint8Array, field: number): Uint8Array[] {
+  const out: Uint8Array[] = []
+  eachField(msg, (f, wt, r) => f === field && wt === WIRE_LEN && out.push(r.bytes()) > 0)
   return out
 }
 
 /** The last varint field `field` of `msg` (protobuf's rule for a repeated scalar field), or 0. */
 function varintField(msg: Uint8Array, field: number): number {
   let v = 0
-  const r = new Reader(msg)
-  while (!r.done) {
-    const tag = r.varint()
-    const wt = tag & 7
-    if (tag >>> 3 === field && wt === WIRE_VARINT) v = r.varint()
-    else r.skip(wt)
-  }
+  eachField(msg, (f, wt, r) => {
+    if (f !== field || wt !== WIRE_VARINT) return false
+    v = r.varint()
+    return true
+  })
   return v
 }
 

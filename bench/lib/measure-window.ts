@@ -4,14 +4,12 @@
 // markers this writes (MEASURE_START, MEASURE_END).
 import { readFileSync } from 'node:fs'
 import { readCpuTimes, stealPct, type CpuTimes } from './cpu-steal.js'
+import { statCpuTicks, USER_HZ } from './proc-stat.js'
 import { MEASURE_END, MEASURE_START } from './workloads.js'
-
-/** Linux reports thread CPU times in USER_HZ ticks, 100 per second on every architecture Node runs on. */
-const MS_PER_TICK = 10
 
 /**
  * CPU time of this process's main thread (the one running JavaScript: every client of a load generator),
- * in ms, from /proc/self/task/<pid>/stat (utime + stime); undefined where that is missing (not Linux).
+ * in ms, from /proc/self/task/<pid>/stat (or `statText`); undefined where that is missing (not Linux).
  * process.cpuUsage() also counts V8's GC and the libuv threads, so it cannot tell a saturated main thread.
  */
 export function mainThreadCpuMs(statText?: string): number | undefined {
@@ -23,12 +21,8 @@ export function mainThreadCpuMs(statText?: string): number | undefined {
       return undefined
     }
   }
-  // The command name (field 2) is in parentheses and may hold spaces: count from after its closing one.
-  const fields = text.slice(text.lastIndexOf(')') + 2).split(' ')
-  // utime and stime are fields 14 and 15 of the line, 12 and 13 after the name.
-  const utime = Number(fields[11])
-  const stime = Number(fields[12])
-  return Number.isFinite(utime) && Number.isFinite(stime) ? (utime + stime) * MS_PER_TICK : undefined
+  const ticks = statCpuTicks(text)
+  return ticks === undefined ? undefined : (ticks * 1000) / USER_HZ
 }
 
 /** What a closed window measured. */

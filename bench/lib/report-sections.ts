@@ -98,7 +98,6 @@ export function kvSection(p: Parsed, charts: Map<ChartFile, string>): Section | 
  */
 function loadGeneratorText(p: Parsed): string[] {
   const rows: string[][] = []
-  let any = false
   for (const w of p.kv.keys()) {
     const of = (rs: readonly Obj[]): Obj[] => rs.filter((r) => str(r, 'workload') === w)
     const results = of(p.kvResults)
@@ -109,11 +108,10 @@ function loadGeneratorText(p: Parsed): string[] {
     const mains = sets.map(clientMainPct)
     const steals = sets.flat().map((r) => num(r, 'stealPct')).filter((x): x is number => x !== null)
     if (mains.every((x) => x === null) && steals.length === 0) continue
-    any = true
     const cell = (x: number | null): string => (x === null ? '-' : `${fmtNum(x, 0)} %${isClientBound(x) ? ' ⚑' : ''}`)
     rows.push([w, ...mains.map(cell), steals.length === 0 ? '-' : `${fmtNum(Math.max(...steals), 1)} %`])
   }
-  if (!any) return []
+  if (rows.length === 0) return []
   const clients = [...new Set([...p.kvResults, ...p.rpcRounds, ...p.commitRounds].map((r) => str(r, 'client') ?? 'grpc-js'))]
   const via = clients.length === 1 && clients[0] === 'h2' ? 'bare node:http2, `--client h2`' : clients.join(' and ')
   return [

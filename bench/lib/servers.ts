@@ -6,6 +6,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { ETCDLITE_BIN, etcdliteReadyAddress, startReferenceEtcd } from '../../test/helpers/processes.js'
+import { statCpuTicks, USER_HZ } from './proc-stat.js'
 
 export type ServerName = 'etcd' | 'etcdlite'
 
@@ -161,12 +162,8 @@ export async function startEtcdlite(launch: EtcdliteLaunch): Promise<BenchServer
 /** CPU seconds (user + system) used so far by process `pid`, from /proc; undefined off Linux. */
 export function processCpuSeconds(pid: number): number | undefined {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1')
-    // Fields after the parenthesised command name; utime and stime are fields 14 and 15 (1-based).
-    const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-    const ticks = Number(rest[11]) + Number(rest[12])
-    // USER_HZ is 100 on every mainstream Linux build.
-    return Number.isFinite(ticks) ? ticks / 100 : undefined
+    const ticks = statCpuTicks(readFileSync(`/proc/${pid}/stat`, 'latin1'))
+    return ticks === undefined ? undefined : ticks / USER_HZ
   } catch {
     return undefined
   }
