@@ -96,3 +96,19 @@ export function fanoutOutOfReach(b: FanoutBudget): OutOfReach {
     `${b.pushUsPerEvent === null ? '' : ` and pushing the events pre-encoded ${fmt(push, 2)}`}: ` +
     `${fmt(total, 2)} of the machine's ${b.cores} cores`
 }
+
+/**
+ * A full-speed fan-out target of `factor` × etcd's events/s is out of reach when the puts it takes exceed the
+ * commit ceiling. Each put reaches every watcher at most once, so `factor` × etcd's events/s takes at least
+ * that many events ÷ `watchers` puts/s; the full-speed writer is put-16conn's load (16 puts in flight on 16
+ * connections), and on that load a server that must commit each put before answering it does not beat the
+ * commit ceiling, which serves no watchers at all.
+ */
+export function fanoutCommitOutOfReach(factor: number, watchers: number, etcdEventsPerSec: number | null, commitOps: number | null): OutOfReach {
+  if (etcdEventsPerSec === null || commitOps === null || watchers <= 0 || etcdEventsPerSec <= 0) return undefined
+  const events = factor * etcdEventsPerSec
+  const puts = events / watchers
+  if (commitOps >= puts) return undefined
+  return `out of reach here: ${fmt(events)} events/s to ${fmt(watchers)} watchers take at least ${fmt(puts)} puts/s ` +
+    `from the writer (put-16conn's load), and on that load ${COMMIT_CEILING} reached ${fmt(commitOps)} ops/s with no watchers`
+}

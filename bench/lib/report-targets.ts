@@ -1,6 +1,6 @@
 // Issue 6's targets (scope item 5) as a checklist computed from the JSON lines of one run, with a target
 // not met marked out of reach when the run's own ceilings rule it out (report-reach.ts).
-import { commitOutOfReach, commitShareOutOfReach, fanoutOutOfReach, kvOutOfReach, type FanoutRun, type OutOfReach } from './report-reach.js'
+import { commitOutOfReach, commitShareOutOfReach, fanoutCommitOutOfReach, fanoutOutOfReach, kvOutOfReach, type FanoutRun, type OutOfReach } from './report-reach.js'
 import { collectMachineInfo } from './report-meta.js'
 import {
   clientMainPct, fmtNum, isClientBound, fmtPct, fmtRatio, medianOf, num, parseLines, ratioOf, str, sub, type Obj, type Parsed,
@@ -32,7 +32,10 @@ function reachable(row: TargetRow, beyond: OutOfReach): TargetRow {
   return row.met === 'no' && beyond !== undefined ? { ...row, met: 'out of reach', note: beyond } : row
 }
 
-/** The fan-out CPU budget (report-reach.ts) from the summary, the put-16conn RPC ceiling and the push ceiling. */
+/**
+ * Whether a fan-out target is out of reach (report-reach.ts): the CPU budget from the summary, the put-16conn
+ * RPC ceiling and the push ceiling; failing that, for a writer at full speed, the put-16conn commit ceiling.
+ */
 function fanoutBeyond(p: Parsed, w: string, s: Obj | undefined, cores: number): OutOfReach {
   const run = (o: Obj | undefined): FanoutRun | undefined => {
     const ev = num(o, 'eventsPerSec')
@@ -54,10 +57,13 @@ function fanoutBeyond(p: Parsed, w: string, s: Obj | undefined, cores: number): 
     return cpu === null || ops === null || ops <= 0 ? null : cpu / 100 / ops
   }))
   const pushUsPerEvent = medianOf(p.pushRounds.filter((r) => str(r, 'workload') === w).map((r) => num(r, 'serverUsPerEvent')))
-  return fanoutOutOfReach({
+  const cpu = fanoutOutOfReach({
     factor: 1.5, watchers, cores, etcd, lite, ceilingUsPerPut,
     ceilingWriterCoresPerPut: ceilingClient, pushUsPerEvent,
   })
+  // A writer at full speed is put-16conn's load, so its puts are bounded by that workload's commit ceiling too.
+  const fullSpeed = s !== undefined && s.rate === null
+  return cpu ?? (fullSpeed ? fanoutCommitOutOfReach(1.5, watchers, etcd.eventsPerSec, num(p.ceilingOf.get('commit:put-16conn'), 'ceiling')) : undefined)
 }
 
 /**

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import { commitOutOfReach, commitShareOutOfReach, fanoutOutOfReach, kvOutOfReach, type FanoutBudget } from '../../../bench/lib/report-reach.js'
+import { commitOutOfReach, commitShareOutOfReach, fanoutCommitOutOfReach, fanoutOutOfReach, kvOutOfReach, type FanoutBudget } from '../../../bench/lib/report-reach.js'
 
 describe('bench report: targets out of reach', () => {
   it('a KV target is out of reach only when the RPC ceiling is below it', () => {
@@ -54,5 +54,17 @@ describe('bench report: targets out of reach', () => {
     // Without a push ceiling the bound leaves the delivery out.
     const why = fanoutOutOfReach({ ...base, cores: 1, pushUsPerEvent: null })
     assert.ok(why !== undefined && !why.includes('pre-encoded'), why)
+  })
+
+  it('a full-speed fan-out target is out of reach when its puts exceed the commit ceiling', () => {
+    // etcd 300,000 events/s to 100 watchers: 1.5× is 450,000 events/s, at least 4,500 puts/s.
+    const why = fanoutCommitOutOfReach(1.5, 100, 300_000, 4400)
+    assert.ok(why?.includes('450,000 events/s to 100 watchers take at least 4,500 puts/s'), why)
+    assert.ok(why?.includes('commit ceiling (canned answers once each put\'s record is committed to LevelDB) reached 4,400 ops/s with no watchers'), why)
+    assert.equal(fanoutCommitOutOfReach(1.5, 100, 300_000, 4500), undefined) // exactly reachable
+    assert.equal(fanoutCommitOutOfReach(1.5, 10_000, 300_000, 4400), undefined) // 45 puts/s
+    assert.equal(fanoutCommitOutOfReach(1.5, 100, null, 4400), undefined)
+    assert.equal(fanoutCommitOutOfReach(1.5, 100, 300_000, null), undefined)
+    assert.equal(fanoutCommitOutOfReach(1.5, 0, 300_000, 4400), undefined)
   })
 })

@@ -6,7 +6,7 @@ import { join } from 'node:path'
 import { buildReport, watchWindowText, writeReport } from '../../../bench/lib/report.js'
 import { fmtNum, isClientBound } from '../../../bench/lib/report-lines.js'
 import { commandLine, parseJsonLines, parseMeta, type ReportMeta } from '../../../bench/lib/report-meta.js'
-import { computeTargets, type Verdict } from '../../../bench/lib/report-targets.js'
+import { computeTargets, type TargetRow, type Verdict } from '../../../bench/lib/report-targets.js'
 import { reportDirFor } from '../../../bench/lib/report-sections.js'
 import { escapeXml, formatValue, renderBarChart } from '../../../bench/lib/svg-chart.js'
 
@@ -134,6 +134,31 @@ describe('bench report', () => {
     const { markdown: md } = buildReport(lines, META) // META's machine has 2 cores
     assert.ok(md.includes('2 of those not met are out of reach on this machine'), md.split('\n').find((l) => l.includes('measured targets')))
     assert.deepEqual(row(md, 'put-16conn: etcdlite ops/s').slice(2, 3), ['⛔ no, out of reach here'])
+  })
+
+  it('bounds a full-speed fan-out target by the put-16conn commit ceiling when its CPU budget fits the cores', () => {
+    // etcd 300,000 events/s to 100 watchers: 1.5× takes 4,500 puts/s; the commit ceiling made 4,000. The CPU
+    // budget (writer 0.0001 cores·s/put × 4,500 = 0.45, watchers 450,000 × 0.5 µs = 0.225, answering
+    // 4,500 × 80 µs = 0.36, pushing 450,000 × 0.2 µs = 0.09: 1.125) fits 2 cores and rules nothing out.
+    const fanout = (rate: number | null): object => ({
+      type: 'summary', workload: 'watch-fanout-100', kind: 'fanout', watchers: 100, rate, eventsRatio: 0.9,
+      etcd: { eventsPerSec: 300_000, putsPerSec: 3000, writerCpuPct: 30, clientUsPerEvent: 0.5, p99Ms: 100 },
+      etcdlite: { eventsPerSec: 270_000, putsPerSec: 2700, writerCpuPct: 30, clientUsPerEvent: 0.6, p99Ms: 15 },
+    })
+    const rest: readonly object[] = [
+      { type: 'ceiling', kind: 'rpc', round: 1, workload: 'put-16conn', opsPerSec: 6000, serverCpuUsPerOp: 80, clientCpuPct: 90 },
+      { type: 'summary', ceilingOf: 'put-16conn', kind: 'rpc', workload: 'put-16conn', ceiling: 6000, etcd: 4000, lite: 4000 },
+      { type: 'ceiling', kind: 'push', round: 1, workload: 'watch-fanout-100', serverUsPerEvent: 0.2 },
+    ]
+    const commit = { type: 'summary', ceilingOf: 'put-16conn', kind: 'commit', workload: 'put-16conn', ceiling: 4000, etcd: 4000, lite: 4000 }
+    const fan = (lines: readonly object[]): TargetRow | undefined => computeTargets(lines, 2).find((t) => t.target.startsWith('watch-fanout-100:'))
+    const out = fan([fanout(null), ...rest, commit])
+    assert.equal(out?.met, 'out of reach')
+    assert.match(out?.note ?? '', /^out of reach here: 450,000 events\/s to 100 watchers take at least 4,500 puts\/s from the writer \(put-16conn's load\), and on that load the commit ceiling .* reached 4,000 ops\/s with no watchers$/)
+    // Without the commit ceiling, or a commit ceiling of 4,500 puts/s, or a writer at a fixed rate: a plain "no".
+    assert.equal(fan([fanout(null), ...rest])?.met, 'no')
+    assert.equal(fan([fanout(null), ...rest, { ...commit, ceiling: 4500 }])?.met, 'no')
+    assert.equal(fan([fanout(500), ...rest, commit])?.met, 'no')
   })
 
   it('bounds the put targets by the commit ceiling when that is the lower one, and tabulates it', () => {
