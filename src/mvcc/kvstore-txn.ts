@@ -86,9 +86,17 @@ export class StoreTxnWrite implements TxnWrite {
     const rev = this.beginRev + 1
     const prev = this.s.index.get(key, rev)
     const idxRev: Revision = { main: rev, sub: this.changeList.length }
+    // The change outlives the call (watch events, and the watchable store's recent events for up to 8 MiB of
+    // them), so it gets its own copy of the key and value, one buffer for both. The caller's may be views
+    // into a larger buffer it reuses: grpc-js hands a request over as a slice of Node's shared 8 KiB Buffer
+    // pool, and each kept event pinned a whole slab. At 100 watchers × 500 puts/s that promoted 1.7 MB to
+    // V8's old space per scavenge, ran a mark-compact about every second and doubled the put-to-event p99.
+    const own = new Uint8Array(key.length + value.length)
+    own.set(key, 0)
+    own.set(value, key.length)
     const kv: KeyValue = {
-      key,
-      value,
+      key: own.subarray(0, key.length),
+      value: own.subarray(key.length),
       createRevision: prev === undefined ? rev : prev.created.main,
       modRevision: rev,
       version: (prev?.version ?? 0) + 1,

@@ -243,6 +243,33 @@ describe('WatchableStore: synced watchers', () => {
   }
 })
 
+describe('WatchableStore: events own their bytes', () => {
+  it("keeps a put's key and value apart from the caller's buffers: reusing them changes no event, and the request's buffer is not kept", async () => {
+    await withHarness({}, async (h) => {
+      const sink = new Sink()
+      const synced = h.store.newWatchStream(sink).watch(0, b('k'), undefined, 0)
+      // A request as grpc-js hands it over: key and value are views into a larger message buffer (a slab of
+      // Node's 8 KiB Buffer pool), which a retained event would keep alive in full.
+      const message = new Uint8Array(8192)
+      message.set(b('k'), 100)
+      message.set(b('v1'), 101)
+      const tw = h.kv.write()
+      tw.put(message.subarray(100, 101), message.subarray(101, 103), 0n)
+      const rev = tw.end()
+      message.fill(0x7a) // the caller reuses its buffer before the write is durable
+      await h.kv.sync(rev)
+      const late = h.store.newWatchStream(sink).watch(0, b('k'), undefined, rev) // catches up from the recent events
+      await until(() => sink.responses(late).length === 1, 'the late watcher caught up')
+      for (const id of [synced, late]) {
+        assert.deepEqual(sink.events(id), [`PUT k@${rev} c${rev} v1 l0 =v1`], `watcher ${id}`)
+        const kv = sink.responses(id)[0]?.events[0]?.kv
+        assert.ok(kv !== undefined && kv.key.buffer !== message.buffer && kv.value.buffer !== message.buffer, 'not a view into the request')
+        assert.ok(kv.value.buffer.byteLength <= kv.key.length + kv.value.length, 'no larger buffer behind the key and value')
+      }
+    })
+  })
+})
+
 describe('WatchableStore: unsynced watchers catch up', () => {
   // early: the stream is open while the history is written, so the store keeps it in memory (RecentEvents)
   // and the catch-up reads memory (all of it, or the newest part after the backend for the rest).
