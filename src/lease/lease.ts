@@ -1,6 +1,8 @@
 // Mirrors etcd lease/lessor.go's Lease: a granted TTL, an expiry on the server's clock, and the keys
 // attached to it.
 
+import { latin1ToBytes } from '../pkg/bytes.js'
+
 /** No expiry (etcd's `forever`): a lease of a server that is not (yet) primary. */
 export const FOREVER = Number.POSITIVE_INFINITY
 
@@ -10,8 +12,11 @@ export class Lease {
   readonly ttl: number
   /** Clock time (ms) at which the lease expires; FOREVER until the lessor is promoted. */
   expiry = FOREVER
-  /** Attached keys: latin1 form -> bytes. */
-  readonly items = new Map<string, Uint8Array>()
+  /**
+   * Attached keys in latin1 form (see bytes.ts): a compact string each, and never the caller's bytes, which
+   * may be a view into a request's buffer that it reuses, or that pins a whole slab of Node's Buffer pool.
+   */
+  readonly items = new Set<string>()
   /** Set once the lease is revoked (by request or expiry). */
   revoked = false
 
@@ -35,8 +40,8 @@ export class Lease {
     this.expiry = now + extendMs + this.ttl * 1000
   }
 
-  /** Attached keys, in no particular order. */
+  /** Attached keys (fresh copies), in no particular order. */
   keys(): Uint8Array[] {
-    return [...this.items.values()]
+    return Array.from(this.items, latin1ToBytes)
   }
 }

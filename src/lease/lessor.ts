@@ -224,7 +224,7 @@ export class Lessor implements LeaseItems {
     const l = this.leaseMap.get(id)
     if (l === undefined) return
     const k = bytesToLatin1(key)
-    l.items.set(k, key)
+    l.items.add(k)
     this.itemMap.set(k, id)
   }
 

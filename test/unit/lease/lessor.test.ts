@@ -110,6 +110,22 @@ describe('Lessor: attach, detach, revoke', () => {
     })
   }
 
+  it("keeps the attached key apart from the caller's buffer: reusing it after the put changes what the lease holds", async () => {
+    const s = await open(new ManualClock())
+    try {
+      const { id } = await s.leaseGrant({ id: 100n, ttl: 60 })
+      const key = enc('a')
+      await s.put({ key, value: enc('v'), lease: id })
+      key.set(enc('z')) // an embedding app reuses its buffer
+      await s.put({ key: enc('z'), value: enc('v') })
+      assert.deepEqual(s.leaseTimeToLive({ id, keys: true }).keys.map(str), ['a'])
+      await s.leaseRevoke({ id })
+      assert.deepEqual(keys(s), ['z'], 'the revoke deleted the key that was put, not what the buffer holds now')
+    } finally {
+      await s.close()
+    }
+  })
+
   it('refuses a put with an unknown lease, and a revoke of one', async () => {
     const s = await open(new ManualClock())
     try {
