@@ -11,7 +11,7 @@ import { parseArgs } from 'node:util'
 import { killLoadProcessesSync, LoadProcess } from './lib/child.js'
 import { median } from './lib/stats.js'
 import { fmt, present, printRows, ratio } from './lib/table.js'
-import { processRssMiB, ServerCpuWindow, startEtcd, startEtcdlite, type BenchServer, type ServerName } from './lib/servers.js'
+import { processRssMiB, ServerCpuWindow, startEtcd, startEtcdlite, type BenchServer, type EtcdliteLaunch, type ServerName } from './lib/servers.js'
 import { MEASURE_END, MEASURE_START, WORKLOADS, type ClientResult, type LoadParams, type Workload } from './lib/workloads.js'
 import { runWatchWorkload, type CatchupFigures, type FanoutFigures, type MemFigures, type WatchFigures } from './lib/watch-run.js'
 import { WATCH_FLOW_CONTROL_WINDOW, WATCH_WORKLOADS, type WatchWorkload } from './lib/watch-workloads.js'
@@ -87,6 +87,8 @@ const USAGE = `usage: npm run bench -- [options]
   --etcdlite-node-args="..." node flags for the etcdlite process, e.g. --etcdlite-node-args="--cpu-prof --cpu-prof-dir=prof"
   --etcdlite-args="..."      extra etcdlite flags;  --etcd-args="..."  extra etcd flags (use the = form)
   --etcdlite-bin PATH  run this etcdlite CLI script instead of build/src/bin/etcdlite.js (e.g. another build)
+  --etcdlite-output FILE  append every etcdlite's stdout and stderr to FILE (e.g. with
+                       --etcdlite-node-args=--trace-gc-nvp); by default it is dropped
   --report-dir DIR     write DIR/RESULTS.md and DIR/results/*.svg from this run's JSON lines. A full run (no
                        --workloads, both servers) writes bench/RESULTS.md by default (with --unsafe-no-fsync:
                        bench/unsafe-no-fsync/RESULTS.md); a partial run only with this flag
@@ -110,6 +112,7 @@ interface RunArgs extends LoadParams {
   readonly etcdliteArgs: readonly string[]
   readonly etcdArgs: readonly string[]
   readonly etcdliteBin: string | undefined
+  readonly etcdliteOutput: string | undefined
   readonly auth: boolean
   readonly unsafeNoFsync: boolean
   /** Unmeasured load before a server's first measurement (see --server-warmup), seconds; 0: none. */
@@ -151,6 +154,7 @@ function parseRunArgs(argv: readonly string[]): RunArgs | undefined {
       'etcdlite-args': { type: 'string' },
       'etcd-args': { type: 'string' },
       'etcdlite-bin': { type: 'string' },
+      'etcdlite-output': { type: 'string' },
       'no-report': { type: 'boolean', default: false },
       'report-dir': { type: 'string' },
       help: { type: 'boolean', default: false },
@@ -194,6 +198,7 @@ function parseRunArgs(argv: readonly string[]): RunArgs | undefined {
     etcdliteArgs: splitArgs(values['etcdlite-args']),
     etcdArgs: splitArgs(values['etcd-args']),
     etcdliteBin: values['etcdlite-bin'],
+    etcdliteOutput: values['etcdlite-output'],
     auth: values.auth,
     unsafeNoFsync: values['unsafe-no-fsync'],
     serverWarmupSeconds: numberArg('server-warmup', values['server-warmup'], 0),
@@ -232,12 +237,20 @@ function killEverythingSync(): void {
   if (sampleDir !== undefined) rmSync(sampleDir, { recursive: true, force: true })
 }
 
+/** How every etcdlite of the run is started: --etcdlite-node-args, -args, -bin and -output, and --unsafe-no-fsync. */
+function etcdliteLaunch(args: RunArgs): EtcdliteLaunch {
+  return {
+    nodeArgs: args.etcdliteNodeArgs,
+    args: [...(args.unsafeNoFsync ? ['--unsafe-no-fsync'] : []), ...args.etcdliteArgs],
+    ...(args.etcdliteBin === undefined ? {} : { bin: args.etcdliteBin }),
+    ...(args.etcdliteOutput === undefined ? {} : { output: args.etcdliteOutput }),
+  }
+}
+
 async function startServer(name: ServerName, args: RunArgs): Promise<BenchServer> {
   // --unsafe-no-fsync: both servers skip fsync (etcd's flag of the same name), for the non-durable table.
   const noFsync = args.unsafeNoFsync ? ['--unsafe-no-fsync'] : []
-  const s = name === 'etcd' ? await startEtcd([...noFsync, ...args.etcdArgs]) : await startEtcdlite({
-    nodeArgs: args.etcdliteNodeArgs, args: [...noFsync, ...args.etcdliteArgs], ...(args.etcdliteBin === undefined ? {} : { bin: args.etcdliteBin }),
-  })
+  const s = name === 'etcd' ? await startEtcd([...noFsync, ...args.etcdArgs]) : await startEtcdlite(etcdliteLaunch(args))
   liveServers.add(s)
   return s
 }
@@ -691,9 +704,7 @@ async function main(): Promise<number> {
           log(`round ${round + 1}/${args.rounds} ${STARTUP_WORKLOAD.name} on ${name} (fresh server, ${args.startupKeys} keys)`)
           const figures = await runStartupWorkload(name, {
             keys: args.startupKeys, keySize: args.keySize, valueSize: STARTUP_VALUE_SIZE, etcdArgs: [...noFsync, ...args.etcdArgs],
-            etcdlite: {
-              nodeArgs: args.etcdliteNodeArgs, args: [...noFsync, ...args.etcdliteArgs], ...(args.etcdliteBin === undefined ? {} : { bin: args.etcdliteBin }),
-            },
+            etcdlite: etcdliteLaunch(args),
             log,
           })
           const m: StartupMeasurement = { ...figures, round: round + 1, workload: STARTUP_WORKLOAD.name, server: name }

@@ -2,7 +2,7 @@
 // CLI (started here so extra node flags such as --cpu-prof can be passed), plus /proc sampling.
 import { spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { ETCDLITE_BIN, etcdliteReadyAddress, startReferenceEtcd } from '../../test/helpers/processes.js'
@@ -71,6 +71,30 @@ export interface EtcdliteLaunch {
   readonly args: readonly string[]
   /** The etcdlite CLI script to run (default: this checkout's build), e.g. another build to compare with. */
   readonly bin?: string
+  /**
+   * Append the process's stdout and stderr to this file (every etcdlite of the run, one after another), e.g.
+   * what node prints for `--trace-gc-nvp`; by default its output is read for the ready line and dropped.
+   */
+  readonly output?: string
+}
+
+/** Append `proc`'s stdout and stderr to `launch.output`, if set (see EtcdliteLaunch). */
+export function teeOutput(proc: ChildProcess, launch: EtcdliteLaunch): void {
+  if (launch.output === undefined) return
+  const out = createWriteStream(launch.output, { flags: 'a' })
+  // A file that cannot be written must not take the run down: the output is only a diagnostic.
+  out.on('error', () => undefined)
+  let open = 2
+  const ended = (): void => {
+    if (--open === 0) out.end()
+  }
+  for (const s of [proc.stdout, proc.stderr]) {
+    if (s === null) ended()
+    else {
+      s.pipe(out, { end: false })
+      s.once('end', ended)
+    }
+  }
 }
 
 /**
@@ -133,6 +157,7 @@ function readyLine<T>(proc: ChildProcess, name: string, parse: (out: string) => 
 export async function startEtcdlite(launch: EtcdliteLaunch): Promise<BenchServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'etcdlite-bench-'))
   const proc = spawn(process.execPath, etcdliteArgs(launch, dataDir), { stdio: ['ignore', 'pipe', 'pipe'] })
+  teeOutput(proc, launch)
   let stderr = ''
   proc.stderr?.on('data', (d: Buffer) => {
     stderr = (stderr + d.toString()).slice(-4000)

@@ -19,7 +19,7 @@ import * as grpc from '@grpc/grpc-js'
 import { lenFieldSize, Reader, WIRE_LEN, WIRE_VARINT, writeBytesField, writeVarintField } from '../../src/pkg/proto-wire.js'
 import { etcdliteReadyAddress, etcdServingAddress, referenceEtcdArgs } from '../../test/helpers/processes.js'
 import { LoadProcess } from './child.js'
-import { etcdliteArgs, processCpuSeconds, processRssMiB, type EtcdliteLaunch, type ServerName } from './servers.js'
+import { etcdliteArgs, processCpuSeconds, processRssMiB, teeOutput, type EtcdliteLaunch, type ServerName } from './servers.js'
 import { median } from './stats.js'
 import { fmt, present, printRows, ratio } from './table.js'
 
@@ -164,6 +164,7 @@ async function launch(kind: ServerName, dataDir: string, p: StartupParams): Prom
   const proc = kind === 'etcd'
     ? spawn('etcd', referenceEtcdArgs(dataDir, p.etcdArgs), { stdio: ['ignore', 'ignore', 'pipe'] })
     : spawn(process.execPath, etcdliteArgs(p.etcdlite, dataDir), { stdio: ['ignore', 'pipe', 'pipe'] })
+  if (kind === 'etcdlite') teeOutput(proc, p.etcdlite)
   liveProcs.add(proc)
   proc.once('exit', () => liveProcs.delete(proc))
   let tail = ''
