@@ -237,20 +237,23 @@ function killEverythingSync(): void {
   if (sampleDir !== undefined) rmSync(sampleDir, { recursive: true, force: true })
 }
 
+/** --unsafe-no-fsync: both servers skip fsync (etcd's flag of the same name), for the non-durable report. */
+function noFsyncArgs(args: RunArgs): string[] {
+  return args.unsafeNoFsync ? ['--unsafe-no-fsync'] : []
+}
+
 /** How every etcdlite of the run is started: --etcdlite-node-args, -args, -bin and -output, and --unsafe-no-fsync. */
 function etcdliteLaunch(args: RunArgs): EtcdliteLaunch {
   return {
     nodeArgs: args.etcdliteNodeArgs,
-    args: [...(args.unsafeNoFsync ? ['--unsafe-no-fsync'] : []), ...args.etcdliteArgs],
+    args: [...noFsyncArgs(args), ...args.etcdliteArgs],
     ...(args.etcdliteBin === undefined ? {} : { bin: args.etcdliteBin }),
     ...(args.etcdliteOutput === undefined ? {} : { output: args.etcdliteOutput }),
   }
 }
 
 async function startServer(name: ServerName, args: RunArgs): Promise<BenchServer> {
-  // --unsafe-no-fsync: both servers skip fsync (etcd's flag of the same name), for the non-durable table.
-  const noFsync = args.unsafeNoFsync ? ['--unsafe-no-fsync'] : []
-  const s = name === 'etcd' ? await startEtcd([...noFsync, ...args.etcdArgs]) : await startEtcdlite(etcdliteLaunch(args))
+  const s = name === 'etcd' ? await startEtcd([...noFsyncArgs(args), ...args.etcdArgs]) : await startEtcdlite(etcdliteLaunch(args))
   liveServers.add(s)
   return s
 }
@@ -698,12 +701,11 @@ async function main(): Promise<number> {
 
     // startup-1m: its own fresh server per measurement (load, SIGTERM, restart on the same data dir).
     if (args.startup) {
-      const noFsync = args.unsafeNoFsync ? ['--unsafe-no-fsync'] : []
       for (let round = 0; round < args.rounds; round++) {
         for (const name of serverOrder(args, round, 0)) {
           log(`round ${round + 1}/${args.rounds} ${STARTUP_WORKLOAD.name} on ${name} (fresh server, ${args.startupKeys} keys)`)
           const figures = await runStartupWorkload(name, {
-            keys: args.startupKeys, keySize: args.keySize, valueSize: STARTUP_VALUE_SIZE, etcdArgs: [...noFsync, ...args.etcdArgs],
+            keys: args.startupKeys, keySize: args.keySize, valueSize: STARTUP_VALUE_SIZE, etcdArgs: [...noFsyncArgs(args), ...args.etcdArgs],
             etcdlite: etcdliteLaunch(args),
             log,
           })
