@@ -84,17 +84,10 @@ export function teeOutput(proc: ChildProcess, launch: EtcdliteLaunch): void {
   const out = createWriteStream(launch.output, { flags: 'a' })
   // A file that cannot be written must not take the run down: the output is only a diagnostic.
   out.on('error', () => undefined)
-  let open = 2
-  const ended = (): void => {
-    if (--open === 0) out.end()
-  }
-  for (const s of [proc.stdout, proc.stderr]) {
-    if (s === null) ended()
-    else {
-      s.pipe(out, { end: false })
-      s.once('end', ended)
-    }
-  }
+  proc.stdout?.pipe(out, { end: false })
+  proc.stderr?.pipe(out, { end: false })
+  // 'close' comes once the process has exited and both streams have ended.
+  proc.once('close', () => out.end())
 }
 
 /**
