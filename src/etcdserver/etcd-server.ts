@@ -221,7 +221,15 @@ export class EtcdServer implements WatchServerContext {
       jwt: opts.auth.jwt,
     })
     const identity = startIdentity(backend)
-    await backend.commit()
+    try {
+      await backend.commit()
+    } catch (err) {
+      // The first write of every start (the new term): a full disk stops the start here, with the reason.
+      if (err instanceof EtcdError && err.code === 'NO_SPACE') {
+        throw new Error('cannot start: no space left on device to record the start in the database', { cause: err })
+      }
+      throw err
+    }
     const server = new EtcdServer(kv, backend, lessor, authStore, identity, opts, {
       currentRev: kv.rev(),
       compactRev: kv.compactRev(),
