@@ -429,9 +429,10 @@ export class LevelBackend implements Backend {
         const next = this.cur
         this.cur = newBatch()
         if (next.chain !== undefined) void next.chain.close().catch(() => undefined)
-        for (const listener of this.failureListeners) listener(failure)
+        // Committers hear of it in microtasks, so the listeners, called synchronously here, run first.
         b.done.reject(failure)
         next.done.reject(failure)
+        for (const listener of this.failureListeners) listener(failure)
       },
     )
   }
