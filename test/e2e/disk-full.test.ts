@@ -135,7 +135,7 @@ describe('disk full (tmpfs)', { skip, concurrency: 1 }, () => {
       })()
       // Let the server's last look at the free space finish, then fill the disk behind its back: its
       // quota check still believes there is room, so the write reaches LevelDB and fails there.
-      await new Promise((resolve) => setTimeout(resolve, 300))
+      await new Promise((resolve) => setTimeout(resolve, 1000))
       await tmpfs().fill(0)
       // A txn of two puts and a delete: all of it must be undone.
       await assert.rejects(
