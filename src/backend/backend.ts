@@ -34,6 +34,33 @@ export interface Backend {
   /** Commit what is buffered, then close the database. Idempotent. */
   close(): Promise<void>
 
+  // ---- Failure: a commit that did not reach the disk ----
+
+  /**
+   * Why writes are refused, from the first failed commit until {@link Backend.recover} succeeds; undefined
+   * while writes are accepted. A commit that failed because the disk is full is `EtcdError('NO_SPACE')`
+   * with the database's error as its cause.
+   */
+  readonly failure: Error | undefined
+  /**
+   * Called once per failed commit, synchronously, after the failed batches are dropped (reads see only
+   * what is on disk) and before any committer's promise rejects: the owner of in-memory state derived
+   * from those writes undoes it here.
+   */
+  onFailure(listener: (err: Error) => void): void
+  /**
+   * After a failed commit: reopen the database in place, so that writes go to a fresh write-ahead log
+   * (LevelDB's log after a failed append may hold a torn record, and a record appended after it is lost
+   * at the next open). Resolves once writes are accepted again (at once if nothing failed); rejects, still
+   * failed, when the database cannot be opened (e.g. too little free space).
+   */
+  recover(): Promise<void>
+  /**
+   * Free bytes on the database's filesystem for this process, as last measured (with size()) minus what
+   * was written since; Infinity for a database in memory.
+   */
+  freeBytes(): number
+
   // ---- Maintenance: size, snapshot, defragment ----
 
   /**

@@ -4,6 +4,7 @@ import type { AbstractChainedBatch, AbstractChainedBatchWriteOptions, AbstractLe
 import { EtcdError } from '../pkg/errors.js'
 import { deferred, type Deferred } from '../pkg/deferred.js'
 import type { Backend, BackendSnapshot, Entry } from './backend.js'
+import { freeBytes, isNoSpace, openLeavingNoTrace, reopenRoom } from './disk-space.js'
 import { BUCKET_PREFIX, type Bucket } from './schema.js'
 
 type Db = AbstractLevel<Uint8Array | string, Uint8Array, Uint8Array>
@@ -84,6 +85,9 @@ const REMEASURE_MIN_BYTES = 64 * 1024
 /** …or an eighth of the measured size, whichever is larger (so measuring stays a small share of the work). */
 const REMEASURE_FRACTION = 8
 
+/** Look at the filesystem's free space again after a commit once this long has passed since the last look. */
+const FREE_RECHECK_MS = 1000
+
 /** Keys below and above every prefixed key, for a whole-keyspace compaction. */
 const KEYSPACE_LOW = new Uint8Array([0x00])
 const KEYSPACE_HIGH = new Uint8Array([0xff])
@@ -103,9 +107,18 @@ export class LevelBackend implements Backend {
   private cur: Batch = newBatch()
   private inflight: Batch | undefined
   private failed: Error | undefined
+  private readonly failureListeners: ((err: Error) => void)[] = []
+  private recovering: Promise<void> | undefined
   private closed = false
   /** Size found by the last measurement (see size()). */
   private measured = 0
+  /** Free bytes on the filesystem found by the last look (see freeBytes()); Infinity in memory. */
+  private measuredFree = Infinity
+  /** Estimated bytes written since the last look at the free space started. */
+  private freeWritten = 0
+  /** When the free space was last looked at (Date.now()), and the look running in the background. */
+  private freeCheckedAt = 0
+  private freeLook: Promise<void> | undefined
   /** Estimated bytes written since the last measurement started. */
   private written = 0
   private measuring: Promise<void> | undefined
@@ -124,7 +137,11 @@ export class LevelBackend implements Backend {
 
   /** Open (or create) the database and wrap it. The caller hands over ownership: close() closes it. */
   static async open(db: Db, opts: LevelBackendOptions): Promise<LevelBackend> {
-    if (db.status !== 'open') await db.open()
+    if (db.status !== 'open') {
+      const disk = onDisk(db)
+      if (disk !== undefined) await openLeavingNoTrace(disk.location, () => db.open())
+      else await db.open()
+    }
     const b = new LevelBackend(db, opts)
     await b.refreshSize()
     return b
@@ -150,7 +167,9 @@ export class LevelBackend implements Backend {
     this.chain().put(k, value)
     this.cur.keys.push(k)
     this.cur.values.push(value)
-    this.written += k.length + value.length + OP_OVERHEAD
+    const n = k.length + value.length + OP_OVERHEAD
+    this.written += n
+    this.freeWritten += n
   }
 
   del(bucket: Bucket, key: Uint8Array): void {
@@ -161,7 +180,10 @@ export class LevelBackend implements Backend {
     this.cur.values.push(null)
     // On disk a delete appends a tombstone to the write-ahead log; in memory it frees space (seen at the
     // next measurement).
-    if (this.disk !== undefined) this.written += k.length + OP_OVERHEAD
+    if (this.disk !== undefined) {
+      this.written += k.length + OP_OVERHEAD
+      this.freeWritten += k.length + OP_OVERHEAD
+    }
   }
 
   /**
@@ -197,9 +219,56 @@ export class LevelBackend implements Backend {
     return out
   }
 
+  get failure(): Error | undefined {
+    return this.failed
+  }
+
+  onFailure(listener: (err: Error) => void): void {
+    this.failureListeners.push(listener)
+  }
+
+  /**
+   * Reopen the database in place after a failed commit (see Backend.recover). Refused, with the database
+   * left open for reads, when the filesystem has less room than reopening needs (reopenRoom); a reopen
+   * that fails anyway leaves it closed (reads fail) until a later recover() succeeds.
+   */
+  recover(): Promise<void> {
+    if (this.failed === undefined) return Promise.resolve()
+    if (this.closed) return Promise.reject(new EtcdError('STOPPED'))
+    this.recovering ??= (async () => {
+      try {
+        await this.measuring?.catch(() => undefined)
+        const disk = this.disk
+        if (disk !== undefined) {
+          const { needed, free } = await reopenRoom(disk.location)
+          if (free < needed) {
+            throw new EtcdError('NO_SPACE', undefined, {
+              cause: new Error(`reopening the database needs ${needed} bytes free, ${free} are`),
+            })
+          }
+          await this.db.close()
+          await openLeavingNoTrace(disk.location, () => this.db.open())
+        }
+        this.failed = undefined
+        this.written = 0
+        this.freeWritten = 0
+        await this.refreshSize()
+      } finally {
+        this.recovering = undefined
+      }
+    })()
+    return this.recovering
+  }
+
+  freeBytes(): number {
+    return this.measuredFree - this.freeWritten
+  }
+
   async close(): Promise<void> {
     if (this.closed) return
     this.closed = true
+    await this.recovering?.catch(() => undefined)
+    await this.freeLook
     if (this.failed === undefined) {
       try {
         // Everything buffered is committed before the database closes.
@@ -272,6 +341,7 @@ export class LevelBackend implements Backend {
   private async measure(): Promise<number> {
     const disk = this.disk
     if (disk !== undefined) {
+      await this.lookAtFreeSpace(disk.location)
       let total = 0
       for (const name of await readdir(disk.location)) {
         if (!LEVELDB_DATA_FILE.test(name)) continue
@@ -298,8 +368,23 @@ export class LevelBackend implements Backend {
     return total
   }
 
-  /** After a commit: measure again in the background when enough was written since the last time. */
+  private async lookAtFreeSpace(location: string): Promise<void> {
+    const before = this.freeWritten
+    this.measuredFree = await freeBytes(location)
+    this.freeWritten = Math.max(0, this.freeWritten - before)
+    this.freeCheckedAt = Date.now()
+  }
+
+  /**
+   * After a commit: measure again in the background when enough was written since the last time; look at
+   * the free space at most every FREE_RECHECK_MS, as other processes use the disk too.
+   */
   private maybeRemeasure(): void {
+    const disk = this.disk
+    if (disk !== undefined && this.freeLook === undefined && !this.closed && Date.now() - this.freeCheckedAt >= FREE_RECHECK_MS) {
+      // Failures keep the last figure; close() awaits the look.
+      this.freeLook = this.lookAtFreeSpace(disk.location).catch(() => undefined).finally(() => (this.freeLook = undefined))
+    }
     if (this.measuring !== undefined || this.closed) return
     if (this.written < Math.max(REMEASURE_MIN_BYTES, this.measured / REMEASURE_FRACTION)) return
     // Failures leave the estimate as it is; the next commit tries again. close() awaits it.
@@ -333,11 +418,21 @@ export class LevelBackend implements Backend {
         this.maybeRemeasure()
       },
       (err: unknown) => {
-        // A failed write leaves memory ahead of disk: refuse every later write, as etcd panics.
-        this.failed = err instanceof Error ? err : new Error(String(err))
+        // Refuse every later write until recover() reopens the database: after a failed append LevelDB's
+        // log may end in a torn record, and what is appended after it is lost at the next open (measured:
+        // a put acknowledged after the disk had room again was gone after a reopen). The batch buffered
+        // meanwhile is dropped with the failed one; the listeners undo what memory holds of both.
+        const cause = err instanceof Error ? err : new Error(String(err))
+        const failure = isNoSpace(cause) ? new EtcdError('NO_SPACE', undefined, { cause }) : cause
+        this.failed = failure
         this.inflight = undefined
-        b.done.reject(this.failed)
-        this.cur.done.reject(this.failed)
+        const next = this.cur
+        this.cur = newBatch()
+        if (next.chain !== undefined) void next.chain.close().catch(() => undefined)
+        // Committers hear of it in microtasks, so the listeners, called synchronously here, run first.
+        b.done.reject(failure)
+        next.done.reject(failure)
+        for (const listener of this.failureListeners) listener(failure)
       },
     )
   }

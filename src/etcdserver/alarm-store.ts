@@ -76,16 +76,18 @@ export class AlarmStore {
 
   /**
    * Raise an alarm for a member. Returns the alarm (the one already raised, if any), or undefined for type
-   * NONE, which raises nothing (etcd-io/etcd#13084; 3.4.23 stores it).
+   * NONE, which raises nothing (etcd-io/etcd#13084; 3.4.23 stores it). With `persist` false the alarm is
+   * held in memory only (the backend refuses writes: the disk is full), so a restart forgets it.
    */
-  activate(memberId: bigint, alarm: AlarmType): AlarmMember | undefined {
+  activate(memberId: bigint, alarm: AlarmType, persist = true): AlarmMember | undefined {
     if (alarm === 'NONE') return undefined
     const k = keyOf(memberId, alarm)
     const had = this.alarms.get(k)
     if (had !== undefined) return had
     const m: AlarmMember = { memberId, alarm }
+    // Buffered first: a backend that refuses writes throws, and then nothing is raised.
+    if (persist) this.backend.put('alarm', encodeAlarmMember(m), new Uint8Array(0))
     this.alarms.set(k, m)
-    this.backend.put('alarm', encodeAlarmMember(m), new Uint8Array(0))
     return m
   }
 

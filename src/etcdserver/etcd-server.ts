@@ -221,7 +221,15 @@ export class EtcdServer implements WatchServerContext {
       jwt: opts.auth.jwt,
     })
     const identity = startIdentity(backend)
-    await backend.commit()
+    try {
+      await backend.commit()
+    } catch (err) {
+      // The first write of every start (the new term): a full disk stops the start here, with the reason.
+      if (err instanceof EtcdError && err.code === 'NO_SPACE') {
+        throw new Error('cannot start: no space left on device to record the start in the database', { cause: err })
+      }
+      throw err
+    }
     const server = new EtcdServer(kv, backend, lessor, authStore, identity, opts, {
       currentRev: kv.rev(),
       compactRev: kv.compactRev(),
@@ -357,7 +365,13 @@ export class EtcdServer implements WatchServerContext {
       while (id === 0n || (r.id ?? 0n) === 0n && this.lessor.exists(id)) id = this.idGen.next() & 0x7fff_ffff_ffff_ffffn
       const l = this.lessor.grant(id, r.ttl)
       this.maintenance.noteApplied()
-      await this.backend.commit()
+      try {
+        await this.backend.commit()
+      } catch (err) {
+        // The grant did not reach the disk (the backend now refuses writes): memory forgets it too.
+        if (this.backend.failure !== undefined) this.lessor.forget(id)
+        throw err
+      }
       return { header: this.header(this.kv.durableRev()), id, ttl: l.ttl, error: '' }
     })
   }
@@ -368,10 +382,18 @@ export class EtcdServer implements WatchServerContext {
       const ai = this.authInfo(creds)
       checkLeasePuts(this.authStore, this.lessor, ai, r.id)
       this.authStore.isUserPresent(ai)
+      const l = this.lessor.lookup(r.id)
+      const keys = l?.keys() ?? []
       const rev = this.lessor.revoke(r.id)
       this.maintenance.noteApplied()
-      await this.kv.sync(rev)
-      await this.backend.commit()
+      try {
+        await this.kv.sync(rev)
+        await this.backend.commit()
+      } catch (err) {
+        // The revoke did not reach the disk; the store has undone the deletes of its keys.
+        if (l !== undefined && this.backend.failure !== undefined) this.lessor.reinstate(l, keys)
+        throw err
+      }
       return { header: this.header(this.kv.durableRev()) }
     })
   }
@@ -417,17 +439,26 @@ export class EtcdServer implements WatchServerContext {
   private async revokeExpired(leases: readonly Lease[]): Promise<void> {
     if (this.closing !== undefined) return
     let rev = 0
+    const revoked: [Lease, Uint8Array[]][] = []
     for (const l of leases) {
       if (l.revoked || !this.lessor.exists(l.id)) continue
       try {
+        const keys = l.keys()
         rev = Math.max(rev, this.lessor.revoke(l.id))
+        revoked.push([l, keys])
       } catch (err) {
         // The lessor looks at it again after its retry interval.
         this.opts.onBackgroundError(err)
       }
     }
-    await this.kv.sync(rev)
-    await this.backend.commit()
+    try {
+      await this.kv.sync(rev)
+      await this.backend.commit()
+    } catch (err) {
+      // The revokes did not reach the disk; the store has undone the deletes of their keys.
+      if (this.backend.failure !== undefined) for (const [l, keys] of revoked) this.lessor.reinstate(l, keys)
+      throw err
+    }
   }
 
   /**

@@ -8,6 +8,7 @@ import { KvStore } from '../mvcc/kvstore.js'
 import type { EtcdServer } from './etcd-server.js'
 import { AlarmStore, alarmText } from './alarm-store.js'
 import { Cluster } from './cluster.js'
+import { DISK_RESERVE_BYTES } from './quota.js'
 import { hashBackend, hashByRev, type HashSource } from './hash.js'
 import { snapshotStream } from './snapshot.js'
 import type {
@@ -56,6 +57,11 @@ export class Maintenance {
     this.restored = AlarmStore.open(server.backend).then((a) => {
       this.alarms = a
     })
+    // A commit that failed because the disk is full raises NOSPACE, in memory only: the backend refuses
+    // writes until the alarm is disarmed (which reopens it), and a restart starts without it.
+    server.backend.onFailure((err) => {
+      if (err instanceof EtcdError && err.code === 'NO_SPACE') this.raise({ memberId: server.memberId, alarm: 'NOSPACE' }, false)
+    })
     // Surfaced by restore() and by every call that needs the alarms.
     this.restored.catch(() => undefined)
   }
@@ -84,12 +90,15 @@ export class Maintenance {
    * adds `cost` bytes may not proceed: the NOSPACE alarm is raised, or the backend size plus `cost` reaches
    * the quota, which raises the alarm for this member. A cost of 0 (no puts) always passes. Costs (etcd's
    * quota.go): Put 256 + key + value bytes; Txn the larger of its success and failure branches' puts;
-   * LeaseGrant 64. Synchronous: call it before the write begins.
+   * LeaseGrant 64. The disk is a quota too: a write that would leave less than DISK_RESERVE_BYTES free
+   * on the data directory's filesystem raises the alarm the same way. Synchronous: call it before the
+   * write begins.
    */
   checkQuota(cost: number): void {
     if (cost <= 0) return
     if (this.alarms?.has('NOSPACE') === true) throw new EtcdError('NO_SPACE')
-    if (this.server.backend.size() + cost < this.quotaBytes) return
+    const backend = this.server.backend
+    if (backend.size() + cost < this.quotaBytes && backend.freeBytes() - cost >= DISK_RESERVE_BYTES) return
     this.raise({ memberId: this.server.memberId, alarm: 'NOSPACE' })
     throw new EtcdError('NO_SPACE')
   }
@@ -212,6 +221,9 @@ export class Maintenance {
           changed = alarms.activate(memberId, type)
           break
         case 'DEACTIVATE':
+          // After a commit failed on a full disk, writes resume only once the database is reopened; if that
+          // cannot be done yet (still too little room), the disarm fails with NO_SPACE and the alarm stays.
+          if (type === 'NOSPACE') await this.server.backend.recover()
           changed = alarms.deactivate(memberId, type)
           break
       }
@@ -249,10 +261,11 @@ export class Maintenance {
     await this.restored.catch(() => undefined)
   }
 
-  private raise(m: AlarmMember): void {
+  private raise(m: AlarmMember, persist = true): void {
     const alarms = this.alarms
     if (alarms === undefined || alarms.has(m.alarm)) return
-    alarms.activate(m.memberId, m.alarm)
+    alarms.activate(m.memberId, m.alarm, persist)
+    if (!persist) return
     this.noteApplied()
     // Durable with the next commit; nobody waits for it (the write that raised it is refused).
     void this.server.backend.commit().catch(() => undefined)

@@ -6,6 +6,13 @@ export const KV_OVERHEAD = 256
 /** etcd's leaseOverhead: bytes charged per LeaseGrant. */
 export const LEASE_OVERHEAD = 64
 
+/**
+ * Free bytes a write must leave on the data directory's filesystem, else it is refused as over the quota
+ * (NOSPACE): room for LevelDB to turn a full write buffer (classic-level's 4 MiB) into a table, which it
+ * does in the background after the write was acknowledged.
+ */
+export const DISK_RESERVE_BYTES = 4 * 1024 * 1024
+
 export const costPut = (r: PutRequest): number => KV_OVERHEAD + r.key.length + (r.value?.length ?? 0)
 
 /** Puts of one branch (nested txns cost nothing, as in etcd, which counts only top-level RequestPut). */

@@ -143,13 +143,31 @@ export class Lessor implements LeaseItems {
     if (ttl > MAX_LEASE_TTL) throw new EtcdError('LEASE_TTL_TOO_LARGE')
     if (this.leaseMap.has(id)) throw new EtcdError('LEASE_EXISTS')
     const l = new Lease(id, Math.max(ttl, this.opts.minLeaseTtl))
+    // Buffered first: a backend that refuses writes throws, and then nothing is granted.
+    this.backend.put('lease', leaseIdKey(id), encodeLease({ id, ttl: l.ttl, remainingTtl: 0 }))
     if (this.primary) {
       l.refresh(this.opts.clock.now())
       this.queue.registerOrUpdate(id, l.expiry)
     }
     this.leaseMap.set(id, l)
-    this.backend.put('lease', leaseIdKey(id), encodeLease({ id, ttl: l.ttl, remainingTtl: 0 }))
     return l
+  }
+
+  /** Drop a lease from memory only: its grant never reached the disk (the commit failed). */
+  forget(id: bigint): void {
+    this.leaseMap.delete(id)
+    this.queue.remove(id)
+  }
+
+  /**
+   * Put back a revoked lease with the keys it had: its revoke never reached the disk (the commit failed,
+   * and the store undid the deletes of its keys).
+   */
+  reinstate(l: Lease, keys: readonly Uint8Array[]): void {
+    l.revoked = false
+    this.leaseMap.set(l.id, l)
+    if (this.primary) this.queue.registerOrUpdate(l.id, l.expiry)
+    for (const key of keys) this.attach(l.id, key)
   }
 
   /**

@@ -106,6 +106,34 @@ export class KeyIndex {
     this.generations.push(newGeneration())
   }
 
+  /**
+   * Undo the newest change, which must be at `rev`: a put, or a tombstone with the empty generation it
+   * opened. For a write that never became durable (the store's rollback after a failed commit).
+   */
+  unwind(rev: Revision): void {
+    let g = this.generations[this.generations.length - 1]
+    if (g !== undefined && g.revs.length === 0 && this.generations.length > 1) {
+      this.generations.pop()
+      g = this.generations[this.generations.length - 1]
+    }
+    const last = g?.revs[g.revs.length - 1]
+    invariant(g !== undefined && last !== undefined && compareRev(last, rev) === 0, `keyIndex.unwind: ${rev.main}.${rev.sub} is not the newest revision`)
+    g.revs.pop()
+    g.ver--
+    if (g.revs.length === 0) {
+      g.created = ZERO
+      g.ver = 0
+    }
+    this.modified = ZERO
+    for (let i = this.generations.length - 1; i >= 0; i--) {
+      const newest = (this.generations[i] as Generation).revs.at(-1)
+      if (newest !== undefined) {
+        this.modified = newest
+        break
+      }
+    }
+  }
+
   /** The newest revision with main <= atRev in the generation live at atRev, or undefined. */
   get(atRev: number): KeyAt | undefined {
     const g = this.findGeneration(atRev)

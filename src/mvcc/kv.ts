@@ -72,6 +72,11 @@ export interface TxnObserver {
   txnEnded(rev: number, changes: readonly Change[]): void
   /** Every revision up to `rev` is now durable. Called in increasing order, after the commit that did it. */
   durable(rev: number): void
+  /**
+   * A commit failed: the txns after `rev` (the durable revision) are undone and their revisions will be
+   * used again; forget them.
+   */
+  rolledBack(rev: number): void
 }
 
 /**

@@ -55,6 +55,12 @@ export class KvStore implements KV {
   private currentRev = 1
   private compactMainRev = -1
   private durable = 1
+  /**
+   * Ended write txns past the durable revision, oldest first, kept for the rollback after a failed
+   * commit. Every writer syncs its revision right after end(), so this holds what one or two commits
+   * carry.
+   */
+  private undurable: { readonly rev: number; readonly changes: readonly Change[] }[] = []
   private readonly observers: TxnObserver[] = []
   private readonly compactor: Compactor
   /** Writes the index checkpoint in the background (persistent backends only). */
@@ -66,6 +72,7 @@ export class KvStore implements KV {
     this.leases = opts.leases
     this.compactor = new Compactor(this, opts.compactionBatchLimit)
     this.checkpointer = backend.persistent ? new IndexCheckpointer(this, opts.checkpointMinEntries, opts.checkpointKeysPerTurn) : undefined
+    backend.onFailure(() => this.rollback())
   }
 
   /** Open a store over `backend`, rebuilding the key index from the revision log. */
@@ -129,6 +136,9 @@ export class KvStore implements KV {
 
   write(): TxnWrite {
     this.checkOpen()
+    // A write txn changes memory as it goes: refuse it before it starts while the backend refuses writes.
+    const failure = this.backend.failure
+    if (failure !== undefined) throw failure
     return new StoreTxnWrite(this, this.currentRev)
   }
 
@@ -142,6 +152,9 @@ export class KvStore implements KV {
     await this.backend.commit()
     if (rev > this.durable) {
       this.durable = rev
+      let n = 0
+      while (n < this.undurable.length && (this.undurable[n] as { rev: number }).rev <= rev) n++
+      if (n !== 0) this.undurable.splice(0, n)
       for (const o of this.observers) o.durable(rev)
     }
   }
@@ -186,8 +199,40 @@ export class KvStore implements KV {
     this.currentRev++
     verify(() => this.verifyChanges(changes))
     this.checkpointer?.wrote(changes.length)
+    this.undurable.push({ rev: this.currentRev, changes })
     for (const o of this.observers) o.txnEnded(this.currentRev, changes)
     return this.currentRev
+  }
+
+  /**
+   * A commit failed (the backend dropped every write not yet durable): undo the txns past the durable
+   * revision, newest change first, so that the index, the revision, the keys' leases and the watchers
+   * agree with the disk again. The revisions are used again by the next writes.
+   */
+  private rollback(): void {
+    const touched = new Map<string, Uint8Array>()
+    for (let i = this.undurable.length - 1; i >= 0; i--) {
+      const { rev, changes } = this.undurable[i] as { rev: number; changes: readonly Change[] }
+      for (let sub = changes.length - 1; sub >= 0; sub--) {
+        const key = (changes[sub] as Change).kv.key
+        this.index.unwind(key, { main: rev, sub })
+        touched.set(Buffer.from(key).toString('latin1'), key)
+      }
+    }
+    this.undurable = []
+    this.currentRev = this.durable
+    const le = this.leases
+    if (le !== undefined) {
+      for (const key of touched.values()) {
+        const at = this.index.get(key, this.durable)
+        const lease = at === undefined ? 0n : this.readRevision(at.modified).lease
+        const now = le.leaseOf(key)
+        if (now === lease) continue
+        if (now !== 0n) le.detach(now, key)
+        if (lease !== 0n) le.attach(lease, key)
+      }
+    }
+    for (const o of this.observers) o.rolledBack(this.durable)
   }
 
   /** The index agrees with the txn just ended: each changed key's last change is what it now reads as. */

@@ -34,6 +34,15 @@ export class TreeIndex {
     ki.tombstone(rev.main, rev.sub)
   }
 
+  /** Undo a key's newest change, at `rev` (see KeyIndex.unwind); a key left without history is removed. */
+  unwind(key: Uint8Array, rev: Revision): void {
+    const k = bytesToLatin1(key)
+    const ki = this.tree.get(k)
+    if (ki === undefined) throw new RevisionNotFoundError()
+    ki.unwind(rev)
+    if (ki.isEmpty()) this.tree.delete(k)
+  }
+
   get(key: Uint8Array, atRev: number): KeyAt | undefined {
     return this.tree.get(bytesToLatin1(key))?.get(atRev)
   }

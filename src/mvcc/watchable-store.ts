@@ -239,6 +239,13 @@ export class WatchableStore implements TxnObserver {
     this.pending.push({ rev, changes })
   }
 
+  /** @internal TxnObserver: the pending txns after `rev` never became durable; nobody hears of them. */
+  rolledBack(rev: number): void {
+    let n = this.pending.length
+    while (n > this.pendingHead && (this.pending[n - 1] as PendingTxn).rev > rev) n--
+    this.pending.length = n
+  }
+
   /** @internal TxnObserver: notify synced watchers of every pending txn up to `rev`, in order. */
   durable(rev: number): void {
     while (this.pendingHead < this.pending.length) {

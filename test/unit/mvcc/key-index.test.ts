@@ -155,3 +155,37 @@ describe('KeyIndex.tombstone', () => {
     assert.deepEqual(ki.get(11), { modified: r(11), created: r(3), version: 5 })
   })
 })
+
+describe('KeyIndex.unwind', () => {
+  it('undoes puts and tombstones newest first, back to the same state as before them', () => {
+    const ki = newTestKeyIndex()
+    const before = structuredClone({ modified: ki.modified, generations: ki.generations })
+    // A later txn: put@18 (a new generation after the tombstone@16), put@18.1, tombstone@18.2, put@18.3.
+    ki.put(18, 0)
+    ki.put(18, 1)
+    ki.tombstone(18, 2)
+    ki.put(18, 3)
+    for (const sub of [3, 2, 1, 0]) ki.unwind(r(18, sub))
+    assert.deepEqual({ modified: ki.modified, generations: ki.generations }, before)
+    assert.equal(ki.get(17), undefined)
+    assert.deepEqual(ki.get(15), { modified: r(14, 1), created: r(14), version: 2 })
+  })
+  it('leaves a key created by the undone put empty, and a tombstone undone makes the key live again', () => {
+    const ki = new KeyIndex('k')
+    ki.put(3, 0)
+    ki.unwind(r(3))
+    assert.equal(ki.isEmpty(), true)
+    assert.deepEqual(ki.modified, r(0))
+    ki.put(4, 0)
+    ki.put(5, 0)
+    ki.tombstone(6, 0)
+    ki.unwind(r(6))
+    assert.deepEqual(ki.get(6), { modified: r(5), created: r(4), version: 2 })
+    ki.put(7, 0)
+    assert.deepEqual(ki.get(7), { modified: r(7), created: r(4), version: 3 })
+  })
+  it('refuses to undo a revision that is not the newest', () => {
+    const ki = newTestKeyIndex()
+    assert.throws(() => ki.unwind(r(14, 1)), /not the newest revision/)
+  })
+})
