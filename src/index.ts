@@ -23,6 +23,8 @@ export type {
   AuthRoleGrantPermissionRequest, AuthRoleRevokePermissionRequest, AuthHeaderResponse, CallCredentials,
 } from './etcdserver/types.js'
 export { SnapshotError } from './etcdserver/snapshot.js'
+export { DataDirError } from './backend/data-dir.js'
+export type { DataDirProblem } from './backend/data-dir.js'
 export { LeaseKeepAlive } from './embed/lease.js'
 export type { LeaseKeepAliveOptions, LeaseKeepAliveEnd } from './embed/lease.js'
 export { ManualClock, realClock } from './pkg/clock.js'

@@ -2,6 +2,7 @@
 import { Level } from 'level'
 import { MemoryLevel } from 'memory-level'
 import { LevelBackend } from '../backend/level-backend.js'
+import { checkDataDir, lockedError } from '../backend/data-dir.js'
 import { EtcdServer } from '../etcdserver/etcd-server.js'
 import { parseRetention } from '../etcdserver/auto-compactor.js'
 import { LockServer } from '../etcdserver/v3lock.js'
@@ -458,12 +459,21 @@ export class Etcd implements AsyncDisposable {
 /** Open an etcdlite store: on disk (default), in memory, or over a given abstract-level database. */
 export async function openEtcd(opts: EtcdOptions = {}): Promise<Etcd> {
   const o = { ...ETCD_DEFAULTS, ...opts }
+  const onDisk = opts.db === undefined && !o.memory
+  // Before LevelDB touches the directory: it would create files beside a real etcd's, or rotate the LOG
+  // of another process's open database before finding its LOCK taken.
+  if (onDisk) await checkDataDir(o.dataDir)
   const db: LevelDb =
     opts.db ??
     (o.memory
       ? new MemoryLevel<Uint8Array, Uint8Array>({ keyEncoding: 'view', valueEncoding: 'view' })
       : new Level<Uint8Array, Uint8Array>(o.dataDir, { keyEncoding: 'view', valueEncoding: 'view' }))
-  const backend = await LevelBackend.open(db, { syncWrites: !o.memory && !o.unsafeNoFsync })
+  let backend: LevelBackend
+  try {
+    backend = await LevelBackend.open(db, { syncWrites: !o.memory && !o.unsafeNoFsync })
+  } catch (err) {
+    throw (onDisk ? await lockedError(o.dataDir, err) : undefined) ?? err
+  }
   try {
     const logger = opts.logger ?? silentLogger
     const server = await EtcdServer.open(backend, {
