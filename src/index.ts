@@ -6,6 +6,7 @@ export type { JwtOptions, JwtSignMethod } from './auth/jwt-token.js'
 export { ETCD_DEFAULTS } from './embed/options.js'
 export { Watcher, WatchStream, WATCH_STREAM_BUFFER } from './embed/watch.js'
 export type { WatchOptions, WatchEnd } from './embed/watch.js'
+export type { Bytes, Input } from './embed/input.js'
 export type {
   Compare, CompareResult, CompareTarget, CompactionRequest, CompactionResponse, DeleteRangeRequest, DeleteRangeResponse,
   KeyValue, PutRequest, PutResponse, RangeRequest, RangeResponse, RequestOp, ResponseHeader, ResponseOp, SortOrder,
