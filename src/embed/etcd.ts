@@ -28,7 +28,7 @@ import { ETCD_DEFAULTS, type EtcdOptions, type LevelDb, type ListenOptions, type
 import { Watcher, WatchStream, type WatchOptions } from './watch.js'
 import { LeaseKeepAlive, type LeaseKeepAliveOptions } from './lease.js'
 import { HttpListener, httpHandler } from './http.js'
-import { checkRequest, checkSignalOptions, checkString, type Call, type Checked, type Input } from './input.js'
+import { checkPut, checkRequest, checkSignalOptions, checkString, type Call, type Checked, type Input } from './input.js'
 
 // ---- TLS ----
 /** ListenOptions.tls as the gRPC server takes it. */
@@ -121,7 +121,7 @@ export class Etcd implements AsyncDisposable {
     // The hot path: inline rather than through checked(); a request of the server's types is not copied.
     let r: PutRequest
     try {
-      r = checkRequest('put', req)
+      r = checkPut(req)
     } catch (err) {
       return Promise.reject(err instanceof Error ? err : new Error(String(err)))
     }
