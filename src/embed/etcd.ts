@@ -316,6 +316,7 @@ export class Etcd implements AsyncDisposable {
    */
   static async restoreSnapshot(file: string, opts: EtcdOptions = {}): Promise<EtcdOptions> {
     checkString('restoreSnapshot', 'file', file)
+    checkRequest('restoreSnapshot', opts)
     const o = { ...ETCD_DEFAULTS, ...opts }
     const encodings = { keyEncoding: 'view', valueEncoding: 'view' } as const
     if (opts.db === undefined && !o.memory) {
@@ -490,6 +491,7 @@ export class Etcd implements AsyncDisposable {
 
 /** Open an etcdlite store: on disk (default), in memory, or over a given abstract-level database. */
 export async function openEtcd(opts: EtcdOptions = {}): Promise<Etcd> {
+  checkRequest('openEtcd', opts)
   const o = { ...ETCD_DEFAULTS, ...opts }
   const onDisk = opts.db === undefined && !o.memory
   // Before LevelDB touches the directory: it would create files beside a real etcd's, or rotate the LOG

@@ -15,7 +15,7 @@ import type {
 } from '../etcdserver/types.js'
 import type { WatchOptions } from './watch.js'
 import type { LeaseKeepAliveOptions } from './lease.js'
-import type { ListenOptions } from './options.js'
+import type { EtcdOptions, ListenOptions } from './options.js'
 
 /** Bytes as the embedded API takes them: a Uint8Array (a Buffer too) as is, or a string as its UTF-8 bytes. */
 export type Bytes = Uint8Array | string
@@ -51,6 +51,10 @@ function describe(v: unknown): string {
   }
   return typeof v
 }
+
+/** How a message names a call's whole argument: `options` where the API calls it so, else `request`. */
+const OPTIONS_ARGUMENT = new Set(['openEtcd', 'restoreSnapshot', 'watch', 'leaseKeepAlive', 'listen', 'listenMetrics'])
+const argumentName = (call: string): string => (OPTIONS_ARGUMENT.has(call) ? 'options' : 'request')
 
 function refuse(call: string, path: string, what: string, got: string): never {
   throw new TypeError(`etcdlite: ${call}: ${path} must be ${what}, got ${got}`)
@@ -137,7 +141,7 @@ type Spec = Readonly<Record<string, Field>>
 function record(spec: Spec): Field {
   const names = Object.keys(spec)
   return (v, call, path) => {
-    if (typeof v !== 'object' || v === null || Array.isArray(v)) return refuse(call, path || 'request', 'an object', describe(v))
+    if (typeof v !== 'object' || v === null || Array.isArray(v)) return refuse(call, path || argumentName(call), 'an object', describe(v))
     const o = v as Record<string, unknown>
     let out: Record<string, unknown> | undefined
     for (const name of names) {
@@ -154,7 +158,7 @@ function tagged(variants: Readonly<Record<string, Field>>): Field {
   const tags = Object.keys(variants)
   const tag = oneOf(tags)
   return (v, call, path) => {
-    if (typeof v !== 'object' || v === null || Array.isArray(v)) return refuse(call, path || 'request', 'an object', describe(v))
+    if (typeof v !== 'object' || v === null || Array.isArray(v)) return refuse(call, path || argumentName(call), 'an object', describe(v))
     const type = tag((v as { type?: unknown }).type, call, path === '' ? 'type' : `${path}.type`) as string
     return (variants[type] as Field)(v, call, path)
   }
@@ -194,6 +198,30 @@ const WATCH_CREATE = {
 const LEADER_KEY = record({ name: bytes, key: bytes, rev: int, lease: int64 })
 const PERMISSION = record({ permType: oneOf(['READ', 'WRITE', 'READWRITE']), key: bytes, rangeEnd: bytes })
 const SIGNAL_ONLY = { signal: opt(signal) }
+
+/** An object with these methods (a logger, a clock, an abstract-level database). */
+function withMethods(what: string, methods: readonly string[]): Field {
+  return (v, call, path) =>
+    typeof v === 'object' && v !== null && methods.every((m) => typeof (v as Record<string, unknown>)[m] === 'function')
+      ? v
+      : refuse(call, path, what, describe(v))
+}
+
+const URLS = opt(arrayOf(str))
+const JWT_OPTIONS = record({ type: oneOf(['jwt']), signMethod: str, publicKey: opt(pem), privateKey: opt(pem), ttlMs: opt(int) })
+/** openEtcd's options (and restoreSnapshot's); what their values mean is checked where they are used. */
+const OPTIONS = record({
+  dataDir: opt(str), memory: opt(bool), db: opt(withMethods('an abstract-level database', ['open', 'close', 'batch'])),
+  unsafeNoFsync: opt(bool), maxRequestBytes: opt(int), maxTxnOps: opt(int), watchProgressNotifyIntervalMs: opt(int),
+  indexCheckpointEntries: opt(int), logger: opt(withMethods('a Logger (debug, info, warn, error)', ['debug', 'info', 'warn', 'error'])),
+  clock: opt(withMethods('a Clock (now, after)', ['now', 'after'])), minLeaseTtl: opt(int), leaseRenewOnStartMs: opt(int),
+  quotaBackendBytes: opt(int), etcdVersion: opt(str), autoCompactionMode: opt(oneOf(['periodic', 'revision'])),
+  autoCompactionRetention: opt(str), name: opt(str), peerUrls: URLS, advertiseClientUrls: URLS,
+  authToken: opt((v, call, path) =>
+    v === 'simple' ? v : typeof v === 'object' && v !== null ? JWT_OPTIONS(v, call, path)
+      : refuse(call, path, "'simple' or a JWT options object", typeof v === 'string' ? `'${v}'` : describe(v))),
+  authTokenTtl: opt(int), bcryptCost: opt(int),
+})
 
 /** The checker of each entry point's request, by the name the error message gives the call. */
 const CHECKS = {
@@ -243,6 +271,8 @@ const CHECKS = {
     tls: opt(record({ cert: pem, key: pem, trustedCa: opt(pem), clientCertAuth: opt(bool) })),
   }),
   listenMetrics: record({ host: opt(str), port: opt(port) }),
+  openEtcd: OPTIONS,
+  restoreSnapshot: OPTIONS,
 } as const
 
 /** What each checker returns: the request type the server takes. */
@@ -283,6 +313,8 @@ export interface Checked {
   roleRevokePermission: AuthRoleRevokePermissionRequest
   listen: ListenOptions
   listenMetrics: ListenOptions
+  openEtcd: EtcdOptions
+  restoreSnapshot: EtcdOptions
 }
 
 export type Call = keyof typeof CHECKS

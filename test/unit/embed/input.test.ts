@@ -4,7 +4,8 @@
 // refused call.
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import { openEtcd, type Etcd } from '../../../src/embed/etcd.js'
+import { Etcd, openEtcd } from '../../../src/embed/etcd.js'
+import type { EtcdOptions } from '../../../src/embed/options.js'
 import { EtcdError } from '../../../src/pkg/errors.js'
 
 const b = (s: string): Buffer => Buffer.from(s, 'utf8')
@@ -193,9 +194,34 @@ describe('embedded API: wrong-typed input is refused with a TypeError naming the
     stream.close()
   })
 
+  it('openEtcd and restoreSnapshot refuse options of the wrong type', async () => {
+    const OPTIONS: readonly (readonly [unknown, string])[] = [
+      [{ dataDir: 5 }, 'dataDir must be a string, got number'],
+      [{ memory: 'true' }, 'memory must be a boolean, got string'],
+      [{ memory: true, maxTxnOps: '128' }, 'maxTxnOps must be an integer number, got string'],
+      [{ memory: true, maxRequestBytes: 1.5 }, 'maxRequestBytes must be an integer number, got 1.5'],
+      [{ memory: true, quotaBackendBytes: 2n }, 'quotaBackendBytes must be an integer number, got bigint'],
+      [{ memory: true, autoCompactionMode: 'hourly' }, "autoCompactionMode must be one of 'periodic', 'revision', got 'hourly'"],
+      [{ memory: true, autoCompactionRetention: 1 }, 'autoCompactionRetention must be a string, got number'],
+      [{ memory: true, peerUrls: 'http://a:2380' }, 'peerUrls must be an array, got string'],
+      [{ memory: true, advertiseClientUrls: [1] }, 'advertiseClientUrls[0] must be a string, got number'],
+      [{ memory: true, logger: console.log }, 'logger must be a Logger (debug, info, warn, error), got function'],
+      [{ memory: true, clock: Date }, 'clock must be a Clock (now, after), got function'],
+      [{ db: {} }, 'db must be an abstract-level database, got object'],
+      [{ memory: true, authToken: 'jwt' }, "authToken must be 'simple' or a JWT options object, got 'jwt'"],
+      [{ memory: true, authToken: { type: 'jwt', signMethod: 'RS256', privateKey: 5 } }, 'authToken.privateKey must be a string or a Buffer, got number'],
+      [{ memory: true, bcryptCost: '4' }, 'bcryptCost must be an integer number, got string'],
+      ['./data', 'options must be an object, got string'],
+    ]
+    for (const [options, message] of OPTIONS) {
+      await assert.rejects((openEtcd as (o: unknown) => Promise<Etcd>)(options), { name: 'TypeError', message: `etcdlite: openEtcd: ${message}` })
+    }
+    const restore = (f: unknown, o?: unknown): Promise<EtcdOptions> => Etcd.restoreSnapshot(f as string, o as EtcdOptions)
+    await assert.rejects(restore('snap.db', { memory: 1 }), { name: 'TypeError', message: 'etcdlite: restoreSnapshot: memory must be a boolean, got number' })
+  })
+
   it('restoreSnapshot refuses a file name that is not a string', async () => {
-    const { Etcd: EtcdClass } = await import('../../../src/embed/etcd.js')
-    await assert.rejects((EtcdClass.restoreSnapshot as (f: unknown) => Promise<unknown>)(5), {
+    await assert.rejects(Etcd.restoreSnapshot(5 as unknown as string), {
       name: 'TypeError',
       message: 'etcdlite: restoreSnapshot: file must be a string, got number',
     })
