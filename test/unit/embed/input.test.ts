@@ -7,6 +7,7 @@ import assert from 'node:assert/strict'
 import { Etcd, openEtcd } from '../../../src/embed/etcd.js'
 import type { EtcdOptions } from '../../../src/embed/options.js'
 import { EtcdError } from '../../../src/pkg/errors.js'
+import { rawClient } from '../../helpers/grpc-client.js'
 
 const b = (s: string): Buffer => Buffer.from(s, 'utf8')
 
@@ -258,6 +259,20 @@ describe('embedded API: strings are taken as UTF-8 bytes in every bytes field', 
     assert.ok(range?.type === 'range')
     assert.deepEqual(range.response.kvs.map((x) => Buffer.from(x.key).toString()), ['k', 'k2'])
     assert.equal((await etcd.deleteRange({ key: 'k', rangeEnd: 'k3' })).deleted, 2)
+  })
+
+  it('a gRPC client reads back the UTF-8 bytes of a string put in process', async () => {
+    await using etcd = await openEtcd({ memory: true })
+    await etcd.put({ key: b('greeting'), value: 'hello' })
+    const { endpoint } = await etcd.listen({ port: 0 })
+    const c = rawClient(endpoint)
+    try {
+      const res = await c.kv.Range({ key: b('greeting') })
+      const kv = (res['kvs'] as Record<string, unknown>[])[0]
+      assert.deepEqual(kv?.['value'], b('hello'))
+    } finally {
+      c.close()
+    }
   })
 
   it('watch, watchStream, lock, election and auth permissions take strings', async () => {
