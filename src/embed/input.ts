@@ -13,6 +13,7 @@ import type {
   LeaseRevokeRequest, LeaseTimeToLiveRequest, LockRequest, MoveLeaderRequest, ProclaimRequest, PutRequest, RangeRequest,
   ResignRequest, TxnRequest, UnlockRequest, WatchRequest,
 } from '../etcdserver/types.js'
+import { prefixEnd as prefixEndOfBytes } from '../pkg/bytes.js'
 import type { WatchOptions } from './watch.js'
 import type { LeaseKeepAliveOptions } from './lease.js'
 import type { EtcdOptions, ListenOptions } from './options.js'
@@ -357,4 +358,12 @@ const signalOptions = record(SIGNAL_ONLY)
 /** A string argument (withToken's token, restoreSnapshot's file). */
 export function checkString(call: string, name: string, v: unknown): string {
   return str(v, call, name) as string
+}
+
+/**
+ * The end of the range of every key that starts with `prefix` (for `rangeEnd`), the public form of
+ * pkg/bytes' prefixEnd: a string is taken as its UTF-8 bytes, anything else but a Uint8Array is a TypeError.
+ */
+export function prefixEnd(prefix: Bytes): Uint8Array {
+  return prefixEndOfBytes(bytes(prefix, 'prefixEnd', 'prefix') as Uint8Array)
 }

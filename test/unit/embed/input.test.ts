@@ -221,6 +221,16 @@ describe('embedded API: wrong-typed input is refused with a TypeError naming the
     await assert.rejects(restore('snap.db', { memory: 1 }), { name: 'TypeError', message: 'etcdlite: restoreSnapshot: memory must be a boolean, got number' })
   })
 
+  it('the exported prefixEnd takes a string as UTF-8 and refuses other types', async () => {
+    const { prefixEnd } = await import('../../../src/index.js')
+    assert.deepEqual(Buffer.from(prefixEnd('app/')), b('app0'))
+    assert.deepEqual(Buffer.from(prefixEnd(b('app/'))), b('app0'))
+    assert.throws(() => (prefixEnd as (p: unknown) => Uint8Array)(7), {
+      name: 'TypeError',
+      message: 'etcdlite: prefixEnd: prefix must be a Uint8Array or a string, got number',
+    })
+  })
+
   it('restoreSnapshot refuses a file name that is not a string', async () => {
     await assert.rejects(Etcd.restoreSnapshot(5 as unknown as string), {
       name: 'TypeError',
