@@ -6,6 +6,7 @@ export type { JwtOptions, JwtSignMethod } from './auth/jwt-token.js'
 export { ETCD_DEFAULTS } from './embed/options.js'
 export { Watcher, WatchStream, WATCH_STREAM_BUFFER } from './embed/watch.js'
 export type { WatchOptions, WatchEnd } from './embed/watch.js'
+export type { Bytes, Input } from './embed/input.js'
 export type {
   Compare, CompareResult, CompareTarget, CompactionRequest, CompactionResponse, DeleteRangeRequest, DeleteRangeResponse,
   KeyValue, PutRequest, PutResponse, RangeRequest, RangeResponse, RequestOp, ResponseHeader, ResponseOp, SortOrder,
@@ -23,6 +24,8 @@ export type {
   AuthRoleGrantPermissionRequest, AuthRoleRevokePermissionRequest, AuthHeaderResponse, CallCredentials,
 } from './etcdserver/types.js'
 export { SnapshotError } from './etcdserver/snapshot.js'
+export { DataDirError } from './backend/data-dir.js'
+export type { DataDirProblem } from './backend/data-dir.js'
 export { LeaseKeepAlive } from './embed/lease.js'
 export type { LeaseKeepAliveOptions, LeaseKeepAliveEnd } from './embed/lease.js'
 export { ManualClock, realClock } from './pkg/clock.js'
@@ -30,6 +33,6 @@ export type { Clock, ClockTimer, TimerFn } from './pkg/clock.js'
 export { EtcdError, isEtcdError } from './pkg/errors.js'
 export type { ErrorCode } from './pkg/errors.js'
 export { CompactedError, FutureRevError, EmptyWatcherRangeError } from './mvcc/errors.js'
-export { prefixEnd } from './pkg/bytes.js'
+export { prefixEnd } from './embed/input.js'
 export type { Logger, LogLevel } from './pkg/logger.js'
 export { createLogger } from './pkg/logger.js'

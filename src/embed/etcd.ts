@@ -2,6 +2,7 @@
 import { Level } from 'level'
 import { MemoryLevel } from 'memory-level'
 import { LevelBackend } from '../backend/level-backend.js'
+import { checkDataDir, lockedError } from '../backend/data-dir.js'
 import { EtcdServer } from '../etcdserver/etcd-server.js'
 import { parseRetention } from '../etcdserver/auto-compactor.js'
 import { LockServer } from '../etcdserver/v3lock.js'
@@ -27,6 +28,7 @@ import { ETCD_DEFAULTS, type EtcdOptions, type LevelDb, type ListenOptions, type
 import { Watcher, WatchStream, type WatchOptions } from './watch.js'
 import { LeaseKeepAlive, type LeaseKeepAliveOptions } from './lease.js'
 import { HttpListener, httpHandler } from './http.js'
+import { checkPut, checkRequest, checkSignalOptions, checkString, type Call, type Checked, type Input } from './input.js'
 
 // ---- TLS ----
 /** ListenOptions.tls as the gRPC server takes it. */
@@ -83,13 +85,14 @@ export class Etcd implements AsyncDisposable {
    * invalidated fails with INVALID_AUTH_TOKEN. The view shares the server: listen() and close() act on it.
    */
   withToken(token: string): Etcd {
+    checkString('withToken', 'token', token)
     const root = this.parent ?? this
     return new Etcd(this.server, this.logger, this.maxRequestBytes, this.advertised, { token }, root)
   }
 
   /** Keys in [key, rangeEnd) (see RangeRequest); rejects with etcd's errors as EtcdError. */
-  range(req: RangeRequest): Promise<RangeResponse> {
-    return this.sync(() => this.server.range(req, this.creds))
+  range(req: Input<RangeRequest>): Promise<RangeResponse> {
+    return this.checked('range', req, (r) => this.server.range(r, this.creds))
   }
 
   /** Run a synchronous server call; its errors still arrive as rejections, like every other call's. */
@@ -101,21 +104,40 @@ export class Etcd implements AsyncDisposable {
     }
   }
 
+  /**
+   * Check the request of entry point `call` (input.ts: strings become UTF-8 bytes, wrong types a TypeError
+   * naming the field), then make the server call; a refused request arrives as a rejection too.
+   */
+  private checked<C extends Call, T>(call: C, req: unknown, fn: (r: Checked[C]) => T): Promise<Awaited<T>> {
+    try {
+      return Promise.resolve(fn(checkRequest(call, req)))
+    } catch (err) {
+      return Promise.reject(err instanceof Error ? err : new Error(String(err)))
+    }
+  }
+
   /** Put a key; resolves once the write is durable. */
-  put(req: PutRequest): Promise<PutResponse> {
-    return this.server.put(req, this.creds)
+  put(req: Input<PutRequest>): Promise<PutResponse> {
+    // The hot path: inline rather than through checked(); a request of the server's types is not copied.
+    let r: PutRequest
+    try {
+      r = checkPut(req)
+    } catch (err) {
+      return Promise.reject(err instanceof Error ? err : new Error(String(err)))
+    }
+    return this.server.put(r, this.creds)
   }
 
-  deleteRange(req: DeleteRangeRequest): Promise<DeleteRangeResponse> {
-    return this.server.deleteRange(req, this.creds)
+  deleteRange(req: Input<DeleteRangeRequest>): Promise<DeleteRangeResponse> {
+    return this.checked('deleteRange', req, (r) => this.server.deleteRange(r, this.creds))
   }
 
-  txn(req: TxnRequest): Promise<TxnResponse> {
-    return this.server.txn(req, this.creds)
+  txn(req: Input<TxnRequest>): Promise<TxnResponse> {
+    return this.checked('txn', req, (r) => this.server.txn(r, this.creds))
   }
 
-  compact(req: CompactionRequest): Promise<CompactionResponse> {
-    return this.server.compact(req, this.creds)
+  compact(req: Input<CompactionRequest>): Promise<CompactionResponse> {
+    return this.checked('compact', req, (r) => this.server.compact(r, this.creds))
   }
 
   /**
@@ -130,8 +152,8 @@ export class Etcd implements AsyncDisposable {
    * Watch a key, range or prefix: an async iterable of event responses, ended by `break`, cancel(), the
    * signal, compaction past it, or close(). Throws etcd's error for an empty range or a negative revision.
    */
-  watch(opts: WatchOptions): Watcher {
-    return new Watcher(this.server, opts, this.creds)
+  watch(opts: Input<WatchOptions>): Watcher {
+    return new Watcher(this.server, checkRequest('watch', opts), this.creds)
   }
 
   // ---- Lease (embedded) ----
@@ -140,18 +162,18 @@ export class Etcd implements AsyncDisposable {
    * Grant a lease of `ttl` seconds (raised to the minimum TTL). `id` 0 or absent: the server picks one.
    * Rejects with LEASE_EXISTS or LEASE_TTL_TOO_LARGE.
    */
-  leaseGrant(req: LeaseGrantRequest): Promise<LeaseGrantResponse> {
-    return this.server.leaseGrant(req, this.creds)
+  leaseGrant(req: Input<LeaseGrantRequest>): Promise<LeaseGrantResponse> {
+    return this.checked('leaseGrant', req, (r) => this.server.leaseGrant(r, this.creds))
   }
 
   /** Revoke a lease and delete its keys (one revision). Rejects with LEASE_NOT_FOUND. */
-  leaseRevoke(req: LeaseRevokeRequest): Promise<LeaseRevokeResponse> {
-    return this.server.leaseRevoke(req, this.creds)
+  leaseRevoke(req: Input<LeaseRevokeRequest>): Promise<LeaseRevokeResponse> {
+    return this.checked('leaseRevoke', req, (r) => this.server.leaseRevoke(r, this.creds))
   }
 
   /** Renew a lease once (one LeaseKeepAlive message): TTL is the granted TTL, or 0 if the lease is gone. */
-  leaseKeepAliveOnce(req: LeaseKeepAliveRequest): Promise<LeaseKeepAliveResponse> {
-    return this.server.leaseRenew(req, this.creds)
+  leaseKeepAliveOnce(req: Input<LeaseKeepAliveRequest>): Promise<LeaseKeepAliveResponse> {
+    return this.checked('leaseKeepAliveOnce', req, (r) => this.server.leaseRenew(r, this.creds))
   }
 
   /**
@@ -159,12 +181,12 @@ export class Etcd implements AsyncDisposable {
    * then every TTL/3, on the server's clock.
    */
   leaseKeepAlive(opts: LeaseKeepAliveOptions): LeaseKeepAlive {
-    return new LeaseKeepAlive(this.server, opts, this.creds)
+    return new LeaseKeepAlive(this.server, checkRequest('leaseKeepAlive', opts), this.creds)
   }
 
   /** Seconds left on a lease (TTL -1 if it does not exist), its granted TTL and, with `keys`, its keys. */
   leaseTimeToLive(req: LeaseTimeToLiveRequest): Promise<LeaseTimeToLiveResponse> {
-    return this.sync(() => this.server.leaseTimeToLive(req, this.creds))
+    return this.checked('leaseTimeToLive', req, (r) => this.server.leaseTimeToLive(r, this.creds))
   }
 
   /** Every live lease. */
@@ -179,38 +201,41 @@ export class Etcd implements AsyncDisposable {
    * attached to `lease` (0n or absent: a fresh 60 s lease, as etcd). Resolves with the key to unlock with;
    * `signal` withdraws a waiter. Rejects with MUTEX_SESSION_EXPIRED if the lease goes away while waiting.
    */
-  lock(req: LockRequest, opts: { signal?: AbortSignal } = {}): Promise<LockResponse> {
-    return this.lockServer.lock(req, opts)
+  lock(req: Input<LockRequest>, opts: { signal?: AbortSignal } = {}): Promise<LockResponse> {
+    return this.checked('lock', req, (r) => this.lockServer.lock(r, checkSignalOptions('lock', opts)))
   }
 
   /** Release a lock by its key (deletes the key). */
-  unlock(req: UnlockRequest): Promise<UnlockResponse> {
-    return this.lockServer.unlock(req)
+  unlock(req: Input<UnlockRequest>): Promise<UnlockResponse> {
+    return this.checked('unlock', req, (r) => this.lockServer.unlock(r))
   }
 
   /** Campaign for leadership of election `name` (etcd's v3election): resolves once this candidate leads. */
-  campaign(req: CampaignRequest, opts: { signal?: AbortSignal } = {}): Promise<CampaignResponse> {
-    return this.electionServer.campaign(req, opts)
+  campaign(req: Input<CampaignRequest>, opts: { signal?: AbortSignal } = {}): Promise<CampaignResponse> {
+    return this.checked('campaign', req, (r) => this.electionServer.campaign(r, checkSignalOptions('campaign', opts)))
   }
 
   /** Update the leader's value; rejects with ELECTION_NOT_LEADER if `leader` no longer leads. */
-  proclaim(req: ProclaimRequest): Promise<ProclaimResponse> {
-    return this.electionServer.proclaim(req)
+  proclaim(req: Input<ProclaimRequest>): Promise<ProclaimResponse> {
+    return this.checked('proclaim', req, (r) => this.electionServer.proclaim(r))
   }
 
   /** The current leader of election `name`; rejects with ELECTION_NO_LEADER when there is none. */
-  leader(req: LeaderRequest): Promise<LeaderResponse> {
-    return this.sync(() => this.electionServer.leader(req))
+  leader(req: Input<LeaderRequest>): Promise<LeaderResponse> {
+    return this.checked('leader', req, (r) => this.electionServer.leader(r))
   }
 
-  /** Every change of leader of election `name`, starting with the current one, until `signal` aborts. */
-  observe(req: LeaderRequest, opts: { signal?: AbortSignal } = {}): AsyncGenerator<LeaderResponse, void, undefined> {
-    return this.electionServer.observe(req, opts)
+  /**
+   * Every change of leader of election `name`, starting with the current one, until `signal` aborts.
+   * Throws a TypeError at once for a request of the wrong types.
+   */
+  observe(req: Input<LeaderRequest>, opts: { signal?: AbortSignal } = {}): AsyncGenerator<LeaderResponse, void, undefined> {
+    return this.electionServer.observe(checkRequest('observe', req), checkSignalOptions('observe', opts))
   }
 
   /** Give up leadership (deletes the leader key). */
-  resign(req: ResignRequest): Promise<ResignResponse> {
-    return this.electionServer.resign(req)
+  resign(req: Input<ResignRequest>): Promise<ResignResponse> {
+    return this.checked('resign', req, (r) => this.electionServer.resign(r))
   }
 
   // ---- Maintenance and Cluster (embedded) ----
@@ -230,7 +255,7 @@ export class Etcd implements AsyncDisposable {
    * real etcd's for the same history and stable across restarts. Rejects with COMPACTED or FUTURE_REV.
    */
   hashKV(req: HashKVRequest = {}): Promise<HashKVResponse> {
-    return this.server.maintenance.hashKV(req, this.creds)
+    return this.checked('hashKV', req, (r) => this.server.maintenance.hashKV(r, this.creds))
   }
 
   /** Reclaim space: compacts LevelDB (classic-level) and measures the size again. */
@@ -243,13 +268,18 @@ export class Etcd implements AsyncDisposable {
    * (ending in its SHA-256). Start a server from it with the `restoreSnapshot` option or
    * `etcdlite --restore-snapshot`. `break` or the signal stops it; close() ends it with STOPPED.
    */
-  async *snapshot(opts: { readonly signal?: AbortSignal } = {}): AsyncGenerator<Uint8Array> {
-    for await (const chunk of this.server.maintenance.snapshot(opts.signal, this.creds)) yield chunk.blob
+  snapshot(opts: { readonly signal?: AbortSignal } = {}): AsyncGenerator<Uint8Array> {
+    // Checked here, so a wrong signal throws at the call rather than at the first chunk.
+    return this.snapshotChunks(checkSignalOptions('snapshot', opts).signal)
+  }
+
+  private async *snapshotChunks(signal: AbortSignal | undefined): AsyncGenerator<Uint8Array> {
+    for await (const chunk of this.server.maintenance.snapshot(signal, this.creds)) yield chunk.blob
   }
 
   /** etcd's Alarm RPC: GET, ACTIVATE or DEACTIVATE an alarm (see AlarmRequest). */
-  alarm(req: AlarmRequest): Promise<AlarmResponse> {
-    return this.server.maintenance.alarm(req, this.creds)
+  alarm(req: Input<AlarmRequest>): Promise<AlarmResponse> {
+    return this.checked('alarm', req, (r) => this.server.maintenance.alarm(r, this.creds))
   }
 
   /** Every raised alarm (`etcdctl alarm list`). */
@@ -285,6 +315,8 @@ export class Etcd implements AsyncDisposable {
    * options carry. Rejects (changing nothing) if the file is damaged or not an etcdlite snapshot.
    */
   static async restoreSnapshot(file: string, opts: EtcdOptions = {}): Promise<EtcdOptions> {
+    checkString('restoreSnapshot', 'file', file)
+    checkRequest('restoreSnapshot', opts)
     const o = { ...ETCD_DEFAULTS, ...opts }
     const encodings = { keyEncoding: 'view', valueEncoding: 'view' } as const
     if (opts.db === undefined && !o.memory) {
@@ -304,8 +336,8 @@ export class Etcd implements AsyncDisposable {
   }
 
   /** Move leadership: succeeds for this member's ID, fails with BAD_LEADER_TRANSFEREE for any other. */
-  moveLeader(req: MoveLeaderRequest): Promise<void> {
-    return this.server.maintenance.moveLeader(req, this.creds)
+  moveLeader(req: Input<MoveLeaderRequest>): Promise<void> {
+    return this.checked('moveLeader', req, (r) => this.server.maintenance.moveLeader(r, this.creds))
   }
 
   // ---- end Maintenance and Cluster ----
@@ -316,8 +348,8 @@ export class Etcd implements AsyncDisposable {
    * Exchange a name and password for a token; use it with withToken(). Rejects with AUTH_NOT_ENABLED while
    * auth is off, AUTH_FAILED for an unknown user or a wrong password.
    */
-  authenticate(req: AuthenticateRequest): Promise<AuthenticateResponse> {
-    return this.server.auth.authenticate(req, this.creds)
+  authenticate(req: Input<AuthenticateRequest>): Promise<AuthenticateResponse> {
+    return this.checked('authenticate', req, (r) => this.server.auth.authenticate(r, this.creds))
   }
 
   /** Turn auth on: needs user root with role root (AUTH_ROOT_USER_NOT_EXIST, AUTH_ROOT_ROLE_NOT_EXIST). */
@@ -336,59 +368,59 @@ export class Etcd implements AsyncDisposable {
   }
 
   /** Add a user; `options.noPassword` adds one that can only act through a client certificate's CN. */
-  userAdd(req: AuthUserAddRequest): Promise<AuthHeaderResponse> {
-    return this.server.auth.userAdd(req, this.creds)
+  userAdd(req: Input<AuthUserAddRequest>): Promise<AuthHeaderResponse> {
+    return this.checked('userAdd', req, (r) => this.server.auth.userAdd(r, this.creds))
   }
 
   /** A user's roles (root, or the user itself). */
-  userGet(req: AuthUserGetRequest): Promise<AuthUserGetResponse> {
-    return this.server.auth.userGet(req, this.creds)
+  userGet(req: Input<AuthUserGetRequest>): Promise<AuthUserGetResponse> {
+    return this.checked('userGet', req, (r) => this.server.auth.userGet(r, this.creds))
   }
 
   userList(): Promise<AuthUserListResponse> {
     return this.server.auth.userList(this.creds)
   }
 
-  userDelete(req: AuthUserDeleteRequest): Promise<AuthHeaderResponse> {
-    return this.server.auth.userDelete(req, this.creds)
+  userDelete(req: Input<AuthUserDeleteRequest>): Promise<AuthHeaderResponse> {
+    return this.checked('userDelete', req, (r) => this.server.auth.userDelete(r, this.creds))
   }
 
-  userChangePassword(req: AuthUserChangePasswordRequest): Promise<AuthHeaderResponse> {
-    return this.server.auth.userChangePassword(req, this.creds)
+  userChangePassword(req: Input<AuthUserChangePasswordRequest>): Promise<AuthHeaderResponse> {
+    return this.checked('userChangePassword', req, (r) => this.server.auth.userChangePassword(r, this.creds))
   }
 
-  userGrantRole(req: AuthUserGrantRoleRequest): Promise<AuthHeaderResponse> {
-    return this.server.auth.userGrantRole(req, this.creds)
+  userGrantRole(req: Input<AuthUserGrantRoleRequest>): Promise<AuthHeaderResponse> {
+    return this.checked('userGrantRole', req, (r) => this.server.auth.userGrantRole(r, this.creds))
   }
 
-  userRevokeRole(req: AuthUserRevokeRoleRequest): Promise<AuthHeaderResponse> {
-    return this.server.auth.userRevokeRole(req, this.creds)
+  userRevokeRole(req: Input<AuthUserRevokeRoleRequest>): Promise<AuthHeaderResponse> {
+    return this.checked('userRevokeRole', req, (r) => this.server.auth.userRevokeRole(r, this.creds))
   }
 
-  roleAdd(req: AuthRoleAddRequest): Promise<AuthHeaderResponse> {
-    return this.server.auth.roleAdd(req, this.creds)
+  roleAdd(req: Input<AuthRoleAddRequest>): Promise<AuthHeaderResponse> {
+    return this.checked('roleAdd', req, (r) => this.server.auth.roleAdd(r, this.creds))
   }
 
   /** A role's permissions (root, or a holder of the role). */
-  roleGet(req: AuthRoleGetRequest): Promise<AuthRoleGetResponse> {
-    return this.server.auth.roleGet(req, this.creds)
+  roleGet(req: Input<AuthRoleGetRequest>): Promise<AuthRoleGetResponse> {
+    return this.checked('roleGet', req, (r) => this.server.auth.roleGet(r, this.creds))
   }
 
   roleList(): Promise<AuthRoleListResponse> {
     return this.server.auth.roleList(this.creds)
   }
 
-  roleDelete(req: AuthRoleDeleteRequest): Promise<AuthHeaderResponse> {
-    return this.server.auth.roleDelete(req, this.creds)
+  roleDelete(req: Input<AuthRoleDeleteRequest>): Promise<AuthHeaderResponse> {
+    return this.checked('roleDelete', req, (r) => this.server.auth.roleDelete(r, this.creds))
   }
 
   /** Grant READ, WRITE or READWRITE over a key (rangeEnd empty), a range, or every key from `key` (rangeEnd "\0"). */
-  roleGrantPermission(req: AuthRoleGrantPermissionRequest): Promise<AuthHeaderResponse> {
-    return this.server.auth.roleGrantPermission(req, this.creds)
+  roleGrantPermission(req: Input<AuthRoleGrantPermissionRequest>): Promise<AuthHeaderResponse> {
+    return this.checked('roleGrantPermission', req, (r) => this.server.auth.roleGrantPermission(r, this.creds))
   }
 
-  roleRevokePermission(req: AuthRoleRevokePermissionRequest): Promise<AuthHeaderResponse> {
-    return this.server.auth.roleRevokePermission(req, this.creds)
+  roleRevokePermission(req: Input<AuthRoleRevokePermissionRequest>): Promise<AuthHeaderResponse> {
+    return this.checked('roleRevokePermission', req, (r) => this.server.auth.roleRevokePermission(r, this.creds))
   }
   // ---- end Auth ----
 
@@ -402,6 +434,7 @@ export class Etcd implements AsyncDisposable {
    * of listen() serves the same endpoints (and /version) without this. Closed by close().
    */
   async listenMetrics(opts: ListenOptions = {}): Promise<Listener> {
+    checkRequest('listenMetrics', opts)
     if (this.parent !== undefined) return this.parent.listenMetrics(opts)
     if (this.closing !== undefined) throw new Error('etcdlite: listenMetrics() after close()')
     const l = await HttpListener.listen(httpHandler(this.server, 'metrics'), opts.host ?? '127.0.0.1', opts.port ?? 2381)
@@ -416,6 +449,7 @@ export class Etcd implements AsyncDisposable {
 
   /** Serve the etcd v3 gRPC API on host:port (port 0 picks a free port). */
   async listen(opts: ListenOptions = {}): Promise<Listener> {
+    checkRequest('listen', opts)
     if (this.parent !== undefined) return this.parent.listen(opts)
     if (this.closing !== undefined) throw new Error('etcdlite: listen() after close()')
     const grpc = new GrpcServer(this.server, {
@@ -457,13 +491,23 @@ export class Etcd implements AsyncDisposable {
 
 /** Open an etcdlite store: on disk (default), in memory, or over a given abstract-level database. */
 export async function openEtcd(opts: EtcdOptions = {}): Promise<Etcd> {
+  checkRequest('openEtcd', opts)
   const o = { ...ETCD_DEFAULTS, ...opts }
+  const onDisk = opts.db === undefined && !o.memory
+  // Before LevelDB touches the directory: it would create files beside a real etcd's, or rotate the LOG
+  // of another process's open database before finding its LOCK taken.
+  if (onDisk) await checkDataDir(o.dataDir)
   const db: LevelDb =
     opts.db ??
     (o.memory
       ? new MemoryLevel<Uint8Array, Uint8Array>({ keyEncoding: 'view', valueEncoding: 'view' })
       : new Level<Uint8Array, Uint8Array>(o.dataDir, { keyEncoding: 'view', valueEncoding: 'view' }))
-  const backend = await LevelBackend.open(db, { syncWrites: !o.memory && !o.unsafeNoFsync })
+  let backend: LevelBackend
+  try {
+    backend = await LevelBackend.open(db, { syncWrites: !o.memory && !o.unsafeNoFsync })
+  } catch (err) {
+    throw (onDisk ? await lockedError(o.dataDir, err) : undefined) ?? err
+  }
   try {
     const logger = opts.logger ?? silentLogger
     const server = await EtcdServer.open(backend, {

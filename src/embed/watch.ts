@@ -6,6 +6,7 @@ import type { CallCredentials, WatchFilter, WatchRequest, WatchResponse } from '
 import { normalizeWatchCreate, WATCH_CHAN_BUF_LEN, type ServerWatchStream } from '../etcdserver/watch.js'
 import { AsyncQueue } from '../pkg/async-queue.js'
 import { prefixEnd } from '../pkg/bytes.js'
+import { checkRequest, type Input } from './input.js'
 
 /** Watcher responses buffered per stream before its watchers become victims (etcd's chanBufLen). */
 export const WATCH_STREAM_BUFFER = WATCH_CHAN_BUF_LEN
@@ -35,10 +36,14 @@ export class WatchStream implements AsyncIterableIterator<WatchResponse>, AsyncD
     }, creds)
   }
 
-  /** Send a request; throws once the stream is closed. */
-  send(req: WatchRequest): void {
+  /**
+   * Send a request; throws once the stream is closed, and a TypeError for a request of the wrong types
+   * (keys may be strings, sent as UTF-8).
+   */
+  send(req: Input<WatchRequest>): void {
+    const r = checkRequest('watchStream.send', req)
     if (this.ended) throw new Error('etcdlite: watch stream is closed')
-    this.stream.handle(req)
+    this.stream.handle(r)
   }
 
   /** End the stream: its watchers go away; responses already queued can still be read. Idempotent. */

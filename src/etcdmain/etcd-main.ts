@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { createSecureContext } from 'node:tls'
 import { Etcd, openEtcd } from '../embed/etcd.js'
+import { DataDirError } from '../backend/data-dir.js'
 import { createLogger, type Logger } from '../pkg/logger.js'
 import type { EtcdOptions, ListenTlsOptions } from '../embed/options.js'
 import { JwtOptionsError, JwtTokenProvider, type JwtSignMethod } from '../auth/jwt-token.js'
@@ -144,7 +145,8 @@ async function serve(cfg: Config): Promise<number> {
     // --restore-snapshot: load the snapshot into the new data dir (or memory) first.
     etcd = await openEtcd(cfg.restoreSnapshot === undefined ? options : await Etcd.restoreSnapshot(cfg.restoreSnapshot, options))
   } catch (err) {
-    process.stderr.write(`etcdlite: cannot open data dir ${cfg.dataDir}: ${err instanceof Error ? err.message : String(err)}\n`)
+    const why = err instanceof DataDirError ? err.reason : err instanceof Error ? err.message : String(err)
+    process.stderr.write(`etcdlite: cannot open data dir ${cfg.dataDir}: ${why}\n`)
     return 1
   }
   const stopped = new Promise<string>((resolve) => {

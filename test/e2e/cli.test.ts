@@ -4,12 +4,15 @@ import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { readdir } from 'node:fs/promises'
+import { readdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { spawnEtcdlite, type CliProcess } from '../helpers/cli-process.js'
 import { rawClient, type RawClient } from '../helpers/grpc-client.js'
 import { ETCDLITE_BIN, haveEtcd, startEtcdliteProcess, startReferenceEtcd, type ServerProcess } from '../helpers/processes.js'
 import { tempDir } from '../helpers/tmp.js'
+import { dirState } from '../helpers/dir-state.js'
+import { openEtcd } from '../../src/embed/etcd.js'
+import { DataDirError } from '../../src/backend/data-dir.js'
 
 const b = (s: string): Buffer => Buffer.from(s)
 
@@ -236,4 +239,61 @@ describe('etcdlite CLI: where data lives', () => {
       assert.equal(await s.stop('SIGTERM'), 0)
       assert.ok(existsSync(join(cwd, 'node1.etcdlite')), 'node1.etcdlite')
     }))
+})
+
+describe('etcdlite CLI: data dirs it refuses', () => {
+  const args = (dataDir: string): string[] => ['--data-dir', dataDir, '--listen-client-urls', 'http://127.0.0.1:0']
+
+  it("a real etcd's data dir: exits 1 saying so, and writes nothing into it", { skip: !haveEtcd() && 'etcd not installed' }, async () => {
+    const ref = await startReferenceEtcd()
+    try {
+      await ref.stop('SIGTERM')
+      const dir = ref.dataDir as string
+      const before = await dirState(dir)
+      const r = runCli(args(dir))
+      assert.equal(r.code, 1, r.stderr)
+      assert.match(r.stderr, new RegExp(`^etcdlite: cannot open data dir ${dir}: is a real etcd's data dir \\(found member/snap and member/wal\\)`))
+      assert.deepEqual(await dirState(dir), before)
+    } finally {
+      await ref.dispose()
+    }
+  })
+
+  it('a directory holding other files: exits 1 naming them, and writes nothing into it', async () => {
+    const dir = await tempDir()
+    try {
+      await writeFile(join(dir.path, 'notes.txt'), 'mine')
+      const before = await dirState(dir.path)
+      const r = runCli(args(dir.path))
+      assert.equal(r.code, 1, r.stderr)
+      assert.match(r.stderr, /cannot open data dir .*: is neither empty nor an etcdlite data dir \(found notes\.txt\)/)
+      assert.deepEqual(await dirState(dir.path), before)
+    } finally {
+      await dir.remove()
+    }
+  })
+
+  it('a data dir another etcdlite serves: the CLI and openEtcd say it is in use and by which process', async () => {
+    const dir = await tempDir()
+    const first = await startEtcdliteProcess({ dataDir: dir.path })
+    try {
+      const pid = first.proc.pid as number
+      const log = await readFile(join(dir.path, 'LOG'))
+      const r = runCli(args(dir.path))
+      assert.equal(r.code, 1, r.stderr)
+      assert.match(r.stderr, new RegExp(`^etcdlite: cannot open data dir ${dir.path}: is in use by process ${pid} \\(\\S*node \\S*etcdlite\\.js .*--data-dir ${dir.path}`))
+      await assert.rejects(openEtcd({ dataDir: dir.path }), (err: unknown) => {
+        assert.ok(err instanceof DataDirError)
+        assert.equal(err.problem, 'in-use')
+        assert.equal(err.pid, pid)
+        return true
+      })
+      assert.deepEqual(await readFile(join(dir.path, 'LOG')), log, "the first server's LOG is not rotated")
+      assert.ok(!existsSync(join(dir.path, 'LOG.old')))
+      await withClient(first.endpoint, (c) => c.kv.Put({ key: b('k'), value: b('still served') }))
+    } finally {
+      await first.stop('SIGKILL')
+      await dir.remove()
+    }
+  })
 })

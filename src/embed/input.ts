@@ -1,0 +1,369 @@
+// What the embedded API accepts from JavaScript callers, checked once where a call enters. The gRPC path
+// gets its types from protobuf; an in-process caller can pass anything, and the server below trusts its
+// types (a string value would be stored as that many zero bytes). So every public entry point runs its
+// argument through one of the checkers here: bytes fields take a Uint8Array as is or a string as its UTF-8
+// bytes, and anything else of the wrong type is refused with a TypeError naming the call and the field.
+// Values of the right type go on unchecked in range (a negative revision, an empty key): the server
+// answers them with etcd's own errors, as it does over gRPC.
+import type {
+  AlarmRequest, AuthenticateRequest, AuthRoleAddRequest, AuthRoleDeleteRequest, AuthRoleGetRequest,
+  AuthRoleGrantPermissionRequest, AuthRoleRevokePermissionRequest, AuthUserAddRequest, AuthUserChangePasswordRequest,
+  AuthUserDeleteRequest, AuthUserGetRequest, AuthUserGrantRoleRequest, AuthUserRevokeRoleRequest, CampaignRequest,
+  CompactionRequest, DeleteRangeRequest, HashKVRequest, LeaderRequest, LeaseGrantRequest, LeaseKeepAliveRequest,
+  LeaseRevokeRequest, LeaseTimeToLiveRequest, LockRequest, MoveLeaderRequest, ProclaimRequest, PutRequest, RangeRequest,
+  ResignRequest, TxnRequest, UnlockRequest, WatchRequest,
+} from '../etcdserver/types.js'
+import { prefixEnd as prefixEndOfBytes } from '../pkg/bytes.js'
+import type { WatchOptions } from './watch.js'
+import type { LeaseKeepAliveOptions } from './lease.js'
+import type { EtcdOptions, ListenOptions } from './options.js'
+
+/** Bytes as the embedded API takes them: a Uint8Array (a Buffer too) as is, or a string as its UTF-8 bytes. */
+export type Bytes = Uint8Array | string
+
+/**
+ * A request type as the embedded API takes it: every Uint8Array field may also be a string (see Bytes),
+ * nested ones too (txn ops and compares, a permission's key). What the API returns keeps Uint8Array.
+ */
+export type Input<T> = T extends Uint8Array
+  ? Bytes
+  : T extends string | number | bigint | boolean | undefined | null | AbortSignal | ((...args: never[]) => unknown)
+    ? T
+    : T extends readonly (infer E)[]
+      ? readonly Input<E>[]
+      : { readonly [K in keyof T]: Input<T[K]> }
+
+/**
+ * Checks one field and returns its value as the server takes it (the same value unless a string became
+ * bytes). `call` and `path` only go into the error message.
+ */
+type Field = (v: unknown, call: string, path: string) => unknown
+
+const INT64_MIN = -(2n ** 63n)
+const INT64_MAX = 2n ** 63n - 1n
+const UINT64_MAX = 2n ** 64n - 1n
+
+function describe(v: unknown): string {
+  if (v === null) return 'null'
+  if (Array.isArray(v)) return 'an array'
+  if (typeof v === 'object') {
+    const name = (v as { constructor?: { name?: unknown } }).constructor?.name
+    return typeof name === 'string' && name !== 'Object' ? name : 'object'
+  }
+  return typeof v
+}
+
+/** How a message names a call's whole argument: `options` where the API calls it so, else `request`. */
+const OPTIONS_ARGUMENT = new Set(['openEtcd', 'restoreSnapshot', 'watch', 'leaseKeepAlive', 'listen', 'listenMetrics'])
+const argumentName = (call: string): string => (OPTIONS_ARGUMENT.has(call) ? 'options' : 'request')
+
+function refuse(call: string, path: string, what: string, got: string): never {
+  throw new TypeError(`etcdlite: ${call}: ${path} must be ${what}, got ${got}`)
+}
+
+const wellFormed = (s: string): boolean => (s as string & { isWellFormed(): boolean }).isWellFormed()
+
+const bytes: Field = (v, call, path) => {
+  if (v instanceof Uint8Array) return v
+  if (typeof v !== 'string') return refuse(call, path, 'a Uint8Array or a string', describe(v))
+  // A lone surrogate has no UTF-8 form; encoding would store U+FFFD instead of what the caller wrote.
+  if (!wellFormed(v)) return refuse(call, path, 'a Uint8Array or a well-formed string', 'a string with a lone surrogate')
+  return Buffer.from(v, 'utf8')
+}
+
+/** A revision, count, TTL or watch ID: a number that is a safe integer (the server keeps them as numbers). */
+const int: Field = (v, call, path) => {
+  if (typeof v !== 'number') return refuse(call, path, 'an integer number', describe(v))
+  if (!Number.isSafeInteger(v)) return refuse(call, path, 'an integer number', String(v))
+  return v
+}
+
+/** A lease ID: a bigint within int64, as on the wire. */
+const int64: Field = (v, call, path) => {
+  if (typeof v !== 'bigint') return refuse(call, path, 'a bigint', describe(v))
+  if (v < INT64_MIN || v > INT64_MAX) return refuse(call, path, 'a bigint within int64', `${v}n`)
+  return v
+}
+
+/** A member ID: a bigint within uint64, as on the wire. */
+const uint64: Field = (v, call, path) => {
+  if (typeof v !== 'bigint') return refuse(call, path, 'a bigint', describe(v))
+  if (v < 0n || v > UINT64_MAX) return refuse(call, path, 'a bigint within uint64', `${v}n`)
+  return v
+}
+
+const bool: Field = (v, call, path) => (typeof v === 'boolean' ? v : refuse(call, path, 'a boolean', describe(v)))
+
+const str: Field = (v, call, path) => (typeof v === 'string' ? v : refuse(call, path, 'a string', describe(v)))
+
+const signal: Field = (v, call, path) => (v instanceof AbortSignal ? v : refuse(call, path, 'an AbortSignal', describe(v)))
+
+/** A port to listen on: an integer from 0 (pick a free one) to 65535. */
+const port: Field = (v, call, path) => {
+  const n = int(v, call, path) as number
+  return n >= 0 && n <= 65535 ? n : refuse(call, path, 'an integer from 0 to 65535', String(n))
+}
+
+/** PEM text or its bytes. */
+const pem: Field = (v, call, path) =>
+  typeof v === 'string' || v instanceof Uint8Array ? v : refuse(call, path, 'a string or a Buffer', describe(v))
+
+function oneOf(values: readonly string[]): Field {
+  const what = `one of ${values.map((s) => `'${s}'`).join(', ')}`
+  return (v, call, path) =>
+    typeof v === 'string' && values.includes(v) ? v : refuse(call, path, what, typeof v === 'string' ? `'${v}'` : describe(v))
+}
+
+/** An optional field: absent (undefined) stays absent. */
+function opt(f: Field): Field {
+  return (v, call, path) => (v === undefined ? undefined : f(v, call, path))
+}
+
+function arrayOf(f: Field): Field {
+  return (v, call, path) => {
+    if (!Array.isArray(v)) return refuse(call, path, 'an array', describe(v))
+    const a: readonly unknown[] = v
+    let out: unknown[] | undefined
+    for (let i = 0; i < a.length; i++) {
+      const e = a[i]
+      const c = f(e, call, `${path}[${i}]`)
+      if (c !== e) (out ??= a.slice())[i] = c
+    }
+    return out ?? a
+  }
+}
+
+type Spec = Readonly<Record<string, Field>>
+
+/**
+ * An object with these fields (others pass through untouched). The object itself is returned unless a
+ * field changed, so a request that already has the server's types costs one typeof per field.
+ */
+function record(spec: Spec): Field {
+  const names = Object.keys(spec)
+  return (v, call, path) => {
+    if (typeof v !== 'object' || v === null || Array.isArray(v)) return refuse(call, path || argumentName(call), 'an object', describe(v))
+    const o = v as Record<string, unknown>
+    let out: Record<string, unknown> | undefined
+    for (const name of names) {
+      const before = o[name]
+      const after = (spec[name] as Field)(before, call, path === '' ? name : `${path}.${name}`)
+      if (after !== before) (out ??= { ...o })[name] = after
+    }
+    return out ?? o
+  }
+}
+
+/** A tagged union on `type`: each tag's own fields. */
+function tagged(variants: Readonly<Record<string, Field>>): Field {
+  const tags = Object.keys(variants)
+  const tag = oneOf(tags)
+  return (v, call, path) => {
+    if (typeof v !== 'object' || v === null || Array.isArray(v)) return refuse(call, path || argumentName(call), 'an object', describe(v))
+    const type = tag((v as { type?: unknown }).type, call, path === '' ? 'type' : `${path}.type`) as string
+    return (variants[type] as Field)(v, call, path)
+  }
+}
+
+// ---- the requests of each entry point ----
+
+const RANGE = {
+  key: bytes, rangeEnd: opt(bytes), limit: opt(int), revision: opt(int),
+  sortOrder: opt(oneOf(['NONE', 'ASCEND', 'DESCEND'])), sortTarget: opt(oneOf(['KEY', 'VERSION', 'CREATE', 'MOD', 'VALUE'])),
+  serializable: opt(bool), keysOnly: opt(bool), countOnly: opt(bool),
+  minModRevision: opt(int), maxModRevision: opt(int), minCreateRevision: opt(int), maxCreateRevision: opt(int),
+}
+const PUT = { key: bytes, value: opt(bytes), lease: opt(int64), prevKv: opt(bool), ignoreValue: opt(bool), ignoreLease: opt(bool) }
+const DELETE_RANGE = { key: bytes, rangeEnd: opt(bytes), prevKv: opt(bool) }
+const COMPARE = record({
+  key: bytes, rangeEnd: opt(bytes),
+  target: oneOf(['VERSION', 'CREATE', 'MOD', 'VALUE', 'LEASE', 'UNKNOWN']),
+  result: oneOf(['EQUAL', 'GREATER', 'LESS', 'NOT_EQUAL', 'UNKNOWN']),
+  version: opt(int), createRevision: opt(int), modRevision: opt(int), value: opt(bytes), lease: opt(int64),
+})
+/** A txn's op; a txn op nests a txn, so the checker is built on first use. */
+let requestOp: Field | undefined
+const REQUEST_OP: Field = (v, call, path) => (requestOp ??= tagged({
+  range: record({ request: record(RANGE) }),
+  put: record({ request: record(PUT) }),
+  deleteRange: record({ request: record(DELETE_RANGE) }),
+  txn: record({ request: record(TXN) }),
+  empty: record({}),
+}))(v, call, path)
+const TXN = { compare: opt(arrayOf(COMPARE)), success: opt(arrayOf(REQUEST_OP)), failure: opt(arrayOf(REQUEST_OP)) }
+const FILTERS = opt(arrayOf(oneOf(['NOPUT', 'NODELETE'])))
+const WATCH_CREATE = {
+  key: bytes, rangeEnd: opt(bytes), startRevision: opt(int), progressNotify: opt(bool), filters: FILTERS,
+  prevKv: opt(bool), watchId: opt(int), fragment: opt(bool),
+}
+const LEADER_KEY = record({ name: bytes, key: bytes, rev: int, lease: int64 })
+const PERMISSION = record({ permType: oneOf(['READ', 'WRITE', 'READWRITE']), key: bytes, rangeEnd: bytes })
+const SIGNAL_ONLY = { signal: opt(signal) }
+
+/** An object with these methods (a logger, a clock, an abstract-level database). */
+function withMethods(what: string, methods: readonly string[]): Field {
+  return (v, call, path) =>
+    typeof v === 'object' && v !== null && methods.every((m) => typeof (v as Record<string, unknown>)[m] === 'function')
+      ? v
+      : refuse(call, path, what, describe(v))
+}
+
+const URLS = opt(arrayOf(str))
+const JWT_OPTIONS = record({ type: oneOf(['jwt']), signMethod: str, publicKey: opt(pem), privateKey: opt(pem), ttlMs: opt(int) })
+/** openEtcd's options (and restoreSnapshot's); what their values mean is checked where they are used. */
+const OPTIONS = record({
+  dataDir: opt(str), memory: opt(bool), db: opt(withMethods('an abstract-level database', ['open', 'close', 'batch'])),
+  unsafeNoFsync: opt(bool), maxRequestBytes: opt(int), maxTxnOps: opt(int), watchProgressNotifyIntervalMs: opt(int),
+  indexCheckpointEntries: opt(int), logger: opt(withMethods('a Logger (debug, info, warn, error)', ['debug', 'info', 'warn', 'error'])),
+  clock: opt(withMethods('a Clock (now, after)', ['now', 'after'])), minLeaseTtl: opt(int), leaseRenewOnStartMs: opt(int),
+  quotaBackendBytes: opt(int), etcdVersion: opt(str), autoCompactionMode: opt(oneOf(['periodic', 'revision'])),
+  autoCompactionRetention: opt(str), name: opt(str), peerUrls: URLS, advertiseClientUrls: URLS,
+  authToken: opt((v, call, path) =>
+    v === 'simple' ? v : typeof v === 'object' && v !== null ? JWT_OPTIONS(v, call, path)
+      : refuse(call, path, "'simple' or a JWT options object", typeof v === 'string' ? `'${v}'` : describe(v))),
+  authTokenTtl: opt(int), bcryptCost: opt(int),
+})
+
+/** The checker of each entry point's request, by the name the error message gives the call. */
+const CHECKS = {
+  range: record(RANGE),
+  put: record(PUT),
+  deleteRange: record(DELETE_RANGE),
+  txn: record(TXN),
+  compact: record({ revision: int, physical: opt(bool) }),
+  watch: record({
+    key: bytes, rangeEnd: opt(bytes), prefix: opt(bool), startRevision: opt(int), prevKv: opt(bool), filters: FILTERS,
+    progressNotify: opt(bool), signal: opt(signal),
+  }),
+  'watchStream.send': tagged({
+    create: record({ request: record(WATCH_CREATE) }),
+    cancel: record({ watchId: int }),
+    progress: record({}),
+  }),
+  leaseGrant: record({ ttl: int, id: opt(int64) }),
+  leaseRevoke: record({ id: int64 }),
+  leaseKeepAliveOnce: record({ id: int64 }),
+  leaseKeepAlive: record({ id: int64, signal: opt(signal) }),
+  leaseTimeToLive: record({ id: int64, keys: opt(bool) }),
+  lock: record({ name: bytes, lease: opt(int64) }),
+  unlock: record({ key: bytes }),
+  campaign: record({ name: bytes, lease: opt(int64), value: opt(bytes) }),
+  proclaim: record({ leader: opt(LEADER_KEY), value: opt(bytes) }),
+  leader: record({ name: bytes }),
+  observe: record({ name: bytes }),
+  resign: record({ leader: opt(LEADER_KEY) }),
+  hashKV: record({ revision: opt(int) }),
+  alarm: record({ action: oneOf(['GET', 'ACTIVATE', 'DEACTIVATE']), memberId: opt(uint64), alarm: opt(oneOf(['NONE', 'NOSPACE', 'CORRUPT'])) }),
+  moveLeader: record({ targetId: uint64 }),
+  authenticate: record({ name: str, password: str }),
+  userAdd: record({ name: str, password: str, options: opt(record({ noPassword: bool })) }),
+  userGet: record({ name: str }),
+  userDelete: record({ name: str }),
+  userChangePassword: record({ name: str, password: str }),
+  userGrantRole: record({ user: str, role: str }),
+  userRevokeRole: record({ name: str, role: str }),
+  roleAdd: record({ name: str }),
+  roleGet: record({ role: str }),
+  roleDelete: record({ role: str }),
+  roleGrantPermission: record({ name: str, perm: PERMISSION }),
+  roleRevokePermission: record({ role: str, key: bytes, rangeEnd: bytes }),
+  listen: record({
+    host: opt(str), port: opt(port),
+    tls: opt(record({ cert: pem, key: pem, trustedCa: opt(pem), clientCertAuth: opt(bool) })),
+  }),
+  listenMetrics: record({ host: opt(str), port: opt(port) }),
+  openEtcd: OPTIONS,
+  restoreSnapshot: OPTIONS,
+} as const
+
+/** What each checker returns: the request type the server takes. */
+export interface Checked {
+  range: RangeRequest
+  put: PutRequest
+  deleteRange: DeleteRangeRequest
+  txn: TxnRequest
+  compact: CompactionRequest
+  watch: WatchOptions
+  'watchStream.send': WatchRequest
+  leaseGrant: LeaseGrantRequest
+  leaseRevoke: LeaseRevokeRequest
+  leaseKeepAliveOnce: LeaseKeepAliveRequest
+  leaseKeepAlive: LeaseKeepAliveOptions
+  leaseTimeToLive: LeaseTimeToLiveRequest
+  lock: LockRequest
+  unlock: UnlockRequest
+  campaign: CampaignRequest
+  proclaim: ProclaimRequest
+  leader: LeaderRequest
+  observe: LeaderRequest
+  resign: ResignRequest
+  hashKV: HashKVRequest
+  alarm: AlarmRequest
+  moveLeader: MoveLeaderRequest
+  authenticate: AuthenticateRequest
+  userAdd: AuthUserAddRequest
+  userGet: AuthUserGetRequest
+  userDelete: AuthUserDeleteRequest
+  userChangePassword: AuthUserChangePasswordRequest
+  userGrantRole: AuthUserGrantRoleRequest
+  userRevokeRole: AuthUserRevokeRoleRequest
+  roleAdd: AuthRoleAddRequest
+  roleGet: AuthRoleGetRequest
+  roleDelete: AuthRoleDeleteRequest
+  roleGrantPermission: AuthRoleGrantPermissionRequest
+  roleRevokePermission: AuthRoleRevokePermissionRequest
+  listen: ListenOptions
+  listenMetrics: ListenOptions
+  openEtcd: EtcdOptions
+  restoreSnapshot: EtcdOptions
+}
+
+export type Call = keyof typeof CHECKS
+
+/**
+ * The request of entry point `call` as the server takes it (strings encoded as UTF-8), or a TypeError
+ * naming the call and the field: `etcdlite: put: value must be a Uint8Array or a string, got number`.
+ */
+export function checkRequest<C extends Call>(call: C, req: unknown): Checked[C] {
+  return CHECKS[call](req, call, '') as Checked[C]
+}
+
+/**
+ * checkRequest('put', req) for the hot path: a put whose fields already have the server's types is
+ * recognised by a few typeof checks (several times cheaper than the generic walk); any other goes through
+ * checkRequest, which converts strings or says what is wrong.
+ */
+export function checkPut(req: unknown): PutRequest {
+  if (typeof req === 'object' && req !== null) {
+    const r = req as { key?: unknown; value?: unknown; lease?: unknown; prevKv?: unknown; ignoreValue?: unknown; ignoreLease?: unknown }
+    const lease = r.lease
+    if (
+      r.key instanceof Uint8Array &&
+      (r.value === undefined || r.value instanceof Uint8Array) &&
+      (lease === undefined || (typeof lease === 'bigint' && lease >= INT64_MIN && lease <= INT64_MAX)) &&
+      (r.prevKv === undefined || typeof r.prevKv === 'boolean') &&
+      (r.ignoreValue === undefined || typeof r.ignoreValue === 'boolean') &&
+      (r.ignoreLease === undefined || typeof r.ignoreLease === 'boolean')
+    ) return req as PutRequest
+  }
+  return checkRequest('put', req)
+}
+
+/** The options argument of a call that takes only `{ signal? }` (lock, campaign, observe, snapshot). */
+export function checkSignalOptions(call: string, opts: unknown): { readonly signal?: AbortSignal } {
+  return signalOptions(opts, call, 'options') as { readonly signal?: AbortSignal }
+}
+const signalOptions = record(SIGNAL_ONLY)
+
+/** A string argument (withToken's token, restoreSnapshot's file). */
+export function checkString(call: string, name: string, v: unknown): string {
+  return str(v, call, name) as string
+}
+
+/**
+ * The end of the range of every key that starts with `prefix` (for `rangeEnd`), the public form of
+ * pkg/bytes' prefixEnd: a string is taken as its UTF-8 bytes, anything else but a Uint8Array is a TypeError.
+ */
+export function prefixEnd(prefix: Bytes): Uint8Array {
+  return prefixEndOfBytes(bytes(prefix, 'prefixEnd', 'prefix') as Uint8Array)
+}
