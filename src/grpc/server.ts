@@ -200,7 +200,7 @@ export class GrpcServer {
     })
     const proto = loadEtcdProto()
     this.server.addService(
-      kvServiceDefinition(proto.etcdserverpb.KV.service),
+      kvServiceDefinition(proto.etcdserverpb.KV.service, { maxTxnOps: etcd.maxTxnOps }),
       kvHandlers(etcd, opts.report, { clientCertAuth: opts.tls?.clientCertAuth === true }),
     )
     this.server.addService(watchServiceDefinition(proto.etcdserverpb.Watch.service), watchHandlers(etcd, opts.report, this.watchCalls))

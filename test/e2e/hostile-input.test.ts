@@ -17,23 +17,41 @@ root.resolvePath = (_o, target) => `${PROTO_DIR}/${target}`
 root.loadSync('etcdserverpb/rpc.proto', { keepCase: true })
 
 /** Send raw bytes to a KV method; resolves with the status code (0 for OK). */
-function sendRaw(client: grpc.Client, method: string, bytes: Buffer): Promise<number> {
+async function sendRaw(client: grpc.Client, method: string, bytes: Buffer): Promise<number> {
+  return (await callRaw(client, method, bytes)).code
+}
+
+/** Send raw bytes to a KV method; resolves with the status code (0 for OK) and message. */
+function callRaw(client: grpc.Client, method: string, bytes: Buffer): Promise<{ code: number; details: string }> {
   return new Promise((resolve) => {
     client.makeUnaryRequest(`/etcdserverpb.KV/${method}`, (b: Buffer) => b, (b: Buffer) => b, bytes, (err) => {
-      resolve(err === null ? 0 : (err.code ?? -1))
+      resolve(err === null ? { code: 0, details: '' } : { code: err.code, details: err.details })
     })
   })
 }
 
-/** A TxnRequest nested `depth` levels deep (each level's success holds the next txn). */
-function nestedTxn(depth: number): Buffer {
+/** A TxnRequest of `depth` levels that each hold the next in their success; the innermost one puts `leaf`. */
+function nestedTxn(depth: number, leaf?: string): Buffer {
   let inner = Buffer.alloc(0)
+  if (leaf !== undefined) {
+    // TxnRequest { success = 2: RequestOp { request_put = 2: PutRequest { key = 1, value = 2 } } }
+    const put = Buffer.concat([Buffer.from([0x0a, leaf.length]), Buffer.from(leaf), Buffer.from([0x12, 1, 0x76])])
+    const op = Buffer.concat([Buffer.from([0x12]), varint(put.length), put])
+    inner = Buffer.concat([Buffer.from([0x12]), varint(op.length), op])
+    depth--
+  }
+  // Every level only wraps the next, so the message is the levels' heads, outermost first, then the leaf.
+  const heads: Buffer[] = []
+  let size = inner.length
   for (let i = 0; i < depth; i++) {
     // RequestOp { request_txn = 4 } inside TxnRequest { success = 2 }
-    const op = Buffer.concat([Buffer.from([0x22]), varint(inner.length), inner])
-    inner = Buffer.concat([Buffer.from([0x12]), varint(op.length), op])
+    const opHead = Buffer.concat([Buffer.from([0x22]), varint(size)])
+    const opSize = opHead.length + size
+    const head = Buffer.concat([Buffer.from([0x12]), varint(opSize), opHead])
+    size = head.length + size
+    heads.push(head)
   }
-  return inner
+  return Buffer.concat([...heads.reverse(), inner])
 }
 function varint(n: number): Buffer {
   const out: number[] = []
@@ -84,6 +102,42 @@ describe('hostile input over gRPC', () => {
       const r = await kv.kv.Range({ key: Buffer.from('keep') })
       const kvs = r['kvs'] as { value: Buffer }[]
       assert.equal(kvs[0]?.value.toString(), 'me', 'the server still serves, data intact')
+    } finally {
+      client.close()
+      kv.close()
+      await etcd.close()
+    }
+  })
+
+  it('a nested txn is applied and answered up to the depth etcd takes, and refused before applying beyond it', { timeout: 60_000 }, async () => {
+    const etcd = await openEtcd({ memory: true })
+    const { endpoint } = await etcd.listen({ port: 0 })
+    const client = new grpc.Client(endpoint, grpc.credentials.createInsecure())
+    const kv = rawClient(endpoint)
+    const revision = async (): Promise<number> => {
+      const r = await kv.kv.Range({ key: Buffer.from('none') })
+      return Number((r['header'] as { revision: string }).revision)
+    }
+    try {
+      // With --max-txn-ops 128 etcd takes 128 levels whose innermost puts: each level spends one op.
+      for (const depth of [10, 49, 50, 100, 128]) {
+        const before = await revision()
+        const answer = await callRaw(client, 'Txn', nestedTxn(depth, `d${depth}`))
+        assert.deepEqual(answer, { code: 0, details: '' }, `a txn nested ${depth} deep is answered`)
+        assert.equal(await revision(), before + 1, `a txn nested ${depth} deep is applied once`)
+        const r = await kv.kv.Range({ key: Buffer.from(`d${depth}`) })
+        assert.equal((r['kvs'] as unknown[]).length, 1)
+      }
+      for (const depth of [129, 1000, 10000, 100000]) {
+        const before = await revision()
+        const answer = await callRaw(client, 'Txn', nestedTxn(depth, `d${depth}`))
+        assert.deepEqual(
+          answer,
+          { code: grpc.status.INVALID_ARGUMENT, details: 'etcdserver: too many operations in txn request' },
+          `a txn nested ${depth} deep is refused as etcd refuses it`,
+        )
+        assert.equal(await revision(), before, `a txn nested ${depth} deep is not applied`)
+      }
     } finally {
       client.close()
       kv.close()
