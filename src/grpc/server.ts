@@ -20,6 +20,7 @@ import { maintenanceHandlers } from './maintenance.js'
 import { lockHandlers } from './lock.js'
 import { electionHandlers } from './election.js'
 import type { ErrorReporter } from './status.js'
+import { withGoUnmarshal } from './unmarshal.js'
 
 export { GRPC_OVERHEAD_BYTES }
 
@@ -152,7 +153,7 @@ function connectionKey(s: Socket): string {
 }
 // ---- end TLS ----
 
-/** A grpc.Server that instruments (grpc/metrics.ts) every service added to it. */
+/** A grpc.Server that unmarshals as etcd (grpc/unmarshal.ts) and instruments (grpc/metrics.ts) every service added to it. */
 class InstrumentedServer extends grpc.Server {
   private readonly metrics: GrpcMetrics
 
@@ -162,7 +163,8 @@ class InstrumentedServer extends grpc.Server {
   }
 
   override addService(service: grpc.ServiceDefinition, implementation: grpc.UntypedServiceImplementation): void {
-    const { def, impl } = this.metrics.instrument(service, implementation)
+    const unmarshalled = withGoUnmarshal(service, implementation)
+    const { def, impl } = this.metrics.instrument(unmarshalled.def, unmarshalled.impl)
     super.addService(def, impl)
   }
 }

@@ -144,4 +144,30 @@ describe('hostile input over gRPC', () => {
       await etcd.close()
     }
   })
+
+  it('a request etcd cannot unmarshal gets its INTERNAL status and Go text, not a check of what we decoded', async () => {
+    const etcd = await openEtcd({ memory: true })
+    const { endpoint } = await etcd.listen({ port: 0 })
+    const client = new grpc.Client(endpoint, grpc.credentials.createInsecure())
+    try {
+      const prefix = 'grpc: error unmarshalling request: '
+      // The key sent as a varint (wire type 0): etcd's Unmarshal refuses it.
+      assert.deepEqual(await callRaw(client, 'Range', Buffer.from([0x08, 0x01])), {
+        code: grpc.status.INTERNAL, details: `${prefix}proto: wrong wireType = 0 for field Key`,
+      })
+      assert.deepEqual(await callRaw(client, 'Put', Buffer.from([0x0a, 0x01, 0x6b, 0x12, 0x05, 0x76])), {
+        code: grpc.status.INTERNAL, details: `${prefix}unexpected EOF`,
+      })
+      assert.deepEqual(await callRaw(client, 'Txn', Buffer.from([0x12, 0x04, 0x0a, 0x02, 0x00, 0x00])), {
+        code: grpc.status.INTERNAL, details: `${prefix}proto: RangeRequest: illegal tag 0 (wire type 0)`,
+      })
+      // An unknown group is skipped, as etcd does: the Range goes on to its own check.
+      assert.deepEqual(await callRaw(client, 'Range', Buffer.from([0xfb, 0x07, 0x08, 0x01, 0xfc, 0x07])), {
+        code: grpc.status.INVALID_ARGUMENT, details: 'etcdserver: key is not provided',
+      })
+    } finally {
+      client.close()
+      await etcd.close()
+    }
+  })
 })
