@@ -170,4 +170,22 @@ describe('hostile input over gRPC', () => {
       await etcd.close()
     }
   })
+
+  it('a request over the receive limit gets grpc-go\'s RESOURCE_EXHAUSTED text, and the server keeps serving', { timeout: 60_000 }, async () => {
+    const etcd = await openEtcd({ memory: true })
+    const { endpoint } = await etcd.listen({ port: 0 })
+    const client = new grpc.Client(endpoint, grpc.credentials.createInsecure(), { 'grpc.max_send_message_length': -1 })
+    try {
+      // The limit is --max-request-bytes (1.5 MiB by default) plus gRPC's 512 KiB overhead: 2097152.
+      for (const size of [2_097_153, 3_000_000, 64 * 1024 * 1024]) {
+        assert.deepEqual(await callRaw(client, 'Range', Buffer.alloc(size, 0x61)), {
+          code: grpc.status.RESOURCE_EXHAUSTED, details: `grpc: received message larger than max (${size} vs. 2097152)`,
+        })
+      }
+      assert.deepEqual(await callRaw(client, 'Range', Buffer.from([0x0a, 0x01, 0x61])), { code: 0, details: '' })
+    } finally {
+      client.close()
+      await etcd.close()
+    }
+  })
 })
