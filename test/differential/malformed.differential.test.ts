@@ -138,6 +138,20 @@ function hasInvalidUtf8Name(type: protobuf.Type, bytes: Buffer): boolean {
   }
 }
 
+/** A TxnRequest of `depth` levels, each holding the next in its success; the innermost puts "n". */
+function nestedTxn(depth: number): Buffer {
+  const leaf = Buffer.from([0x12, 0x08, 0x12, 0x06, 0x0a, 0x01, 0x6e, 0x12, 0x01, 0x76])
+  const heads: Buffer[] = []
+  let size = leaf.length
+  for (let i = 1; i < depth; i++) {
+    const op = [0x22, ...varint(size)]
+    const head = Buffer.from([0x12, ...varint(op.length + size), ...op])
+    size += head.length
+    heads.push(head)
+  }
+  return Buffer.concat([...heads.reverse(), leaf])
+}
+
 interface Answer {
   readonly code: number
   readonly details?: string
@@ -198,5 +212,30 @@ describe('malformed requests: etcdlite vs etcd 3.4', { skip }, () => {
     if (known.length > 0) t.diagnostic(`known (names with invalid UTF-8, see README "Deviations"): ${known.length}\n${known.join('\n')}`)
     const summary = `${diffs.length} of ${MESSAGES} differ (${codeDiffs} in status code; seed ${SEED})`
     assert.equal(diffs.length, 0, `${summary}:\n${diffs.slice(0, 40).join('\n')}`)
+  })
+
+  it('txns nested 10 to 100,000 levels deep get the same answer, and are applied alike', async () => {
+    if (ref === undefined || mine === undefined) throw new Error('servers did not start')
+    const RangeResponse = root.lookupType('etcdserverpb.RangeResponse')
+    const revision = async (c: grpc.Client): Promise<string> => {
+      const res = await new Promise<Buffer>((resolve, reject) => {
+        c.makeUnaryRequest('/etcdserverpb.KV/Range', (x: Buffer) => x, (x: Buffer) => x, Buffer.from([0x0a, 0x01, 0x7a]), (err, r) => {
+          if (err !== null || r === undefined) reject(err ?? new Error('no response'))
+          else resolve(r)
+        })
+      })
+      const o = RangeResponse.toObject(RangeResponse.decode(res), { longs: String }) as { header: { revision: string } }
+      return o.header.revision
+    }
+    for (const depth of [10, 49, 50, 100, 127, 128, 129, 130, 1000, 100_000]) {
+      const bytes = nestedTxn(depth)
+      const refBefore: string = await revision(ref)
+      const mineBefore: string = await revision(mine)
+      const want = await call(ref, '/etcdserverpb.KV/Txn', bytes)
+      const got = await call(mine, '/etcdserverpb.KV/Txn', bytes)
+      assert.deepEqual(got, want, `a txn nested ${depth} deep`)
+      const moved = async (c: grpc.Client, before: string): Promise<number> => Number(await revision(c)) - Number(before)
+      assert.equal(await moved(mine, mineBefore), await moved(ref, refBefore), `the revision after a txn nested ${depth} deep`)
+    }
   })
 })
