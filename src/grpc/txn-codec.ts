@@ -13,6 +13,14 @@ import { Reader, varintSize, WIRE_LEN, WIRE_VARINT, writeVarint } from '../pkg/p
 import { decodePutRequest, decodeRangeRequest, encodePutResponse, encodeRangeResponse } from './kv-codec.js'
 
 const EMPTY: Uint8Array = new Uint8Array(0)
+/**
+ * A range_end sent empty, told by identity from one not sent (EMPTY), until the whole request is known:
+ * etcd (gogoproto) keeps the difference, and reads such a range_end, in a range or a compare, as "to the
+ * end of the keyspace" in a read-only txn; a write txn goes through raft, whose marshalling drops the
+ * empty field, so there it is a single key, as if not sent.
+ */
+const SENT_EMPTY: Uint8Array = new Uint8Array(0)
+const FROM_KEY_END: Uint8Array = Uint8Array.of(0)
 const COMPARE_RESULTS: readonly CompareResult[] = ['EQUAL', 'GREATER', 'LESS', 'NOT_EQUAL']
 const COMPARE_TARGETS: readonly CompareTarget[] = ['VERSION', 'CREATE', 'MOD', 'VALUE', 'LEASE']
 const EMPTY_TXN: TxnRequest = { compare: [], success: [], failure: [] }
@@ -47,7 +55,10 @@ function decodeCompare(buf: Uint8Array): Compare {
     else if (wt === WIRE_VARINT && field === 6) operand = { modRevision: int64(rd) }
     else if (wt === WIRE_LEN && field === 7) operand = { value: rd.bytes() }
     else if (wt === WIRE_VARINT && field === 8) operand = { lease: rd.bigVarint() }
-    else if (wt === WIRE_LEN && field === 64) rangeEnd = rd.bytes()
+    else if (wt === WIRE_LEN && field === 64) {
+      const end = rd.bytes()
+      rangeEnd = end.length === 0 ? SENT_EMPTY : end
+    }
     else rd.skip(wt)
   }
   return { key, rangeEnd, target, result, ...operand }
@@ -85,7 +96,7 @@ function decodeRequestOp(buf: Uint8Array, level: number, maxLevels: number): Req
     }
     const b = rd.bytes()
     switch (field) {
-      case 1: op = { type: 'range', request: decodeRangeRequest(b) }; break
+      case 1: op = { type: 'range', request: decodeRangeRequest(b, SENT_EMPTY) }; break
       case 2: op = { type: 'put', request: decodePutRequest(b) }; break
       case 3: op = { type: 'deleteRange', request: decodeDeleteRange(b) }; break
       default: op = { type: 'txn', request: decodeLevel(b, level + 1, maxLevels) }
@@ -127,7 +138,17 @@ export const maxTxnLevels = (maxTxnOps: number): number => maxTxnOps + 1
  * at that level or before, and checkTxnRequest still does, after any error etcd finds first.
  */
 export function decodeTxnRequest(buf: Uint8Array, maxTxnOps: number): TxnRequest {
-  return decodeLevel(buf, 1, maxTxnLevels(maxTxnOps))
+  const r = decodeLevel(buf, 1, maxTxnLevels(maxTxnOps))
+  // etcd's isTxnReadonly: only ranges in both branches (so no nested txn, whose range_ends stay as decoded).
+  const ops = [...(r.success ?? []), ...(r.failure ?? [])]
+  if (!ops.every((op) => op.type === 'range')) return r
+  const fromKey = (end: Uint8Array | undefined): Uint8Array => (end === SENT_EMPTY ? FROM_KEY_END : (end ?? EMPTY))
+  const range = (op: RequestOp): RequestOp => (op.type === 'range' ? { type: 'range', request: { ...op.request, rangeEnd: fromKey(op.request.rangeEnd) } } : op)
+  return {
+    compare: (r.compare ?? []).map((c) => ({ ...c, rangeEnd: fromKey(c.rangeEnd) })),
+    success: (r.success ?? []).map(range),
+    failure: (r.failure ?? []).map(range),
+  }
 }
 
 // ---- responses ----

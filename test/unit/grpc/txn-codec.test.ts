@@ -97,6 +97,21 @@ describe('txn codec', () => {
     assert.deepEqual(norm(r.compare), norm([{ key: b('a'), rangeEnd: b(''), target: 'CREATE', result: 'UNKNOWN', modRevision: 2 }]))
   })
 
+  it('reads a range_end sent empty as etcd: to the end of the keyspace in a read-only txn, a single key in a write txn', () => {
+    const hex = (h: string): Buffer => Buffer.from(h.replace(/ /g, ''), 'hex')
+    // compare { result EQUAL, target VALUE, key "a", value "v", range_end "" (field 64) }
+    const cmp = '0a 0b 10 03 1a 01 61 3a 01 76 82 04 00'
+    // success: range { key "a", range_end "" }
+    const rng = '12 07 0a 05 0a 01 61 12 00'
+    const put = '12 08 12 06 0a 01 7a 12 01 76'
+    const ends = (r: TxnRequest): number[][] => [
+      ...(r.compare ?? []).map((c) => [...(c.rangeEnd ?? [])]),
+      ...(r.success ?? []).map((op) => (op.type === 'range' ? [...(op.request.rangeEnd ?? [])] : [-1])),
+    ]
+    assert.deepEqual(ends(decodeTxnRequest(hex(cmp + rng), 128)), [[0], [0]])
+    assert.deepEqual(ends(decodeTxnRequest(hex(cmp + rng + put), 128)), [[], [], [-1]])
+  })
+
   it('decodes as deep as etcd accepts and refuses what is deeper, however deep', () => {
     assert.equal(maxTxnLevels(128), 129)
     assert.equal(depthOf(decodeTxnRequest(nested(128), 128)), 128)
