@@ -21,7 +21,7 @@ import { lockHandlers } from './lock.js'
 import { electionHandlers } from './election.js'
 import type { ErrorReporter } from './status.js'
 import { withGoUnmarshal } from './unmarshal.js'
-import { receiveLimitInterceptor } from './receive-limit.js'
+import { messageLimitInterceptor } from './message-limit.js'
 
 export { GRPC_OVERHEAD_BYTES }
 
@@ -200,7 +200,7 @@ export class GrpcServer {
       'grpc.max_concurrent_streams': 2 ** 31 - 1,
       // channelz bookkeeping costs ~8% of a put's CPU in grpc-js and nothing here reads it.
       'grpc.enable_channelz': 0,
-      interceptors: [receiveLimitInterceptor],
+      interceptors: [messageLimitInterceptor],
     })
     const proto = loadEtcdProto()
     this.server.addService(
