@@ -14,9 +14,8 @@
 import * as grpc from '@grpc/grpc-js'
 import type { handleUnaryCall } from '@grpc/grpc-js'
 import { ClassicLevel } from 'classic-level'
-import type { PutRequest, PutResponse, RangeRequest, RangeResponse } from '../../src/etcdserver/types.js'
+import type { PutRequest, PutResponse, RangeRequest, RangeResponse, TxnResponse } from '../../src/etcdserver/types.js'
 import { kvServiceDefinition } from '../../src/grpc/kv.js'
-import { toPbTxnResponse } from '../../src/grpc/convert.js'
 import { loadEtcdProto } from '../../src/grpc/proto.js'
 import { encodeKeyValue } from '../../src/mvcc/kv-codec.js'
 import { LevelBackend } from '../../src/backend/level-backend.js'
@@ -37,7 +36,7 @@ async function main(): Promise<void> {
   }
   const put: PutResponse = { header: CANNED_HEADER }
   // Txn only fills the keys the mix workload reads before its window (every txn succeeds); it is not measured.
-  const txn = toPbTxnResponse({ header: CANNED_HEADER, succeeded: true, responses: [] })
+  const txn: TxnResponse = { header: CANNED_HEADER, succeeded: true, responses: [] }
   // Requests are decoded (the codec does it before the handler runs) and responses encoded on every call,
   // as in etcdlite; only the work between the two is gone.
   const Range: handleUnaryCall<RangeRequest, RangeResponse> = (_call, cb) => cb(null, range)
@@ -66,7 +65,7 @@ async function main(): Promise<void> {
   const Txn: handleUnaryCall<unknown, typeof txn> = (_call, cb) => cb(null, txn)
   const server = new grpc.Server(CEILING_SERVER_OPTIONS)
   // DeleteRange and Compact have no handler: grpc-js answers them UNIMPLEMENTED.
-  server.addService(kvServiceDefinition(loadEtcdProto().etcdserverpb.KV.service), { Range, Put, Txn })
+  server.addService(kvServiceDefinition(loadEtcdProto().etcdserverpb.KV.service, { maxTxnOps: 128 }), { Range, Put, Txn })
   await serveUntilStopped(server, args)
   await backend?.close()
 }

@@ -303,6 +303,11 @@ export class EtcdServer implements WatchServerContext {
     return this.durable(resp)
   }
 
+  /** etcd's --max-txn-ops, which also bounds how deep a txn can nest (grpc/txn-codec.ts). */
+  get maxTxnOps(): number {
+    return this.opts.maxTxnOps
+  }
+
   txn(r: TxnRequest, creds?: CallCredentials): Promise<TxnResponse> {
     return this.track(async () => {
       checkTxn(r, this.opts.maxTxnOps)

@@ -4,22 +4,16 @@
 import type { RangeRequest__Output as pb_RangeRequest__Output } from './generated/etcdserverpb/RangeRequest.js'
 import type { PutRequest__Output as pb_PutRequest__Output } from './generated/etcdserverpb/PutRequest.js'
 import type { DeleteRangeRequest__Output as pb_DeleteRangeRequest__Output } from './generated/etcdserverpb/DeleteRangeRequest.js'
-import type { Compare__Output as pb_Compare__Output } from './generated/etcdserverpb/Compare.js'
-import type { RequestOp__Output as pb_RequestOp__Output } from './generated/etcdserverpb/RequestOp.js'
-import type { TxnRequest__Output as pb_TxnRequest__Output } from './generated/etcdserverpb/TxnRequest.js'
 import type { CompactionRequest__Output as pb_CompactionRequest__Output } from './generated/etcdserverpb/CompactionRequest.js'
 import type { ResponseHeader as pb_ResponseHeader } from './generated/etcdserverpb/ResponseHeader.js'
 import type { RangeResponse as pb_RangeResponse } from './generated/etcdserverpb/RangeResponse.js'
 import type { PutResponse as pb_PutResponse } from './generated/etcdserverpb/PutResponse.js'
 import type { DeleteRangeResponse as pb_DeleteRangeResponse } from './generated/etcdserverpb/DeleteRangeResponse.js'
-import type { ResponseOp as pb_ResponseOp } from './generated/etcdserverpb/ResponseOp.js'
-import type { TxnResponse as pb_TxnResponse } from './generated/etcdserverpb/TxnResponse.js'
 import type { CompactionResponse as pb_CompactionResponse } from './generated/etcdserverpb/CompactionResponse.js'
 import type { KeyValue as PbKeyValue } from './generated/mvccpb/KeyValue.js'
 import type {
-  Compare, CompareResult, CompareTarget, CompactionRequest, CompactionResponse, DeleteRangeRequest,
-  DeleteRangeResponse, KeyValue, PutRequest, PutResponse, RangeRequest, RangeResponse, RequestOp, ResponseHeader,
-  ResponseOp, SortOrder, SortTarget, TxnRequest, TxnResponse,
+  CompactionRequest, CompactionResponse, DeleteRangeRequest, DeleteRangeResponse, KeyValue, PutRequest, PutResponse,
+  RangeRequest, RangeResponse, ResponseHeader, SortOrder, SortTarget,
 } from '../etcdserver/types.js'
 
 const num = (s: string | undefined): number => (s === undefined || s === '' ? 0 : Number(s))
@@ -61,45 +55,6 @@ export function toDomainDeleteRange(r: pb_DeleteRangeRequest__Output): DeleteRan
   return { key: r.key, rangeEnd: r.range_end, prevKv: r.prev_kv }
 }
 
-const COMPARE_TARGETS: readonly CompareTarget[] = ['VERSION', 'CREATE', 'MOD', 'VALUE', 'LEASE']
-const COMPARE_RESULTS: readonly CompareResult[] = ['EQUAL', 'GREATER', 'LESS', 'NOT_EQUAL']
-
-function toDomainCompare(c: pb_Compare__Output): Compare {
-  const base = {
-    key: c.key,
-    rangeEnd: c.range_end,
-    target: enumOf(COMPARE_TARGETS, c.target, 'UNKNOWN'),
-    result: enumOf(COMPARE_RESULTS, c.result, 'UNKNOWN'),
-  }
-  switch (c.target_union) {
-    case 'version': return { ...base, version: num(c.version) }
-    case 'create_revision': return { ...base, createRevision: num(c.create_revision) }
-    case 'mod_revision': return { ...base, modRevision: num(c.mod_revision) }
-    case 'value': return c.value === undefined ? base : { ...base, value: c.value }
-    case 'lease': return { ...base, lease: big(c.lease) }
-    case undefined:
-    default:
-      return base
-  }
-}
-
-function toDomainOp(op: pb_RequestOp__Output): RequestOp {
-  switch (op.request) {
-    case 'request_range': return op.request_range ? { type: 'range', request: toDomainRange(op.request_range) } : { type: 'empty' }
-    case 'request_put': return op.request_put ? { type: 'put', request: toDomainPut(op.request_put) } : { type: 'empty' }
-    case 'request_delete_range':
-      return op.request_delete_range ? { type: 'deleteRange', request: toDomainDeleteRange(op.request_delete_range) } : { type: 'empty' }
-    case 'request_txn': return op.request_txn ? { type: 'txn', request: toDomainTxn(op.request_txn) } : { type: 'empty' }
-    case undefined:
-    default:
-      return { type: 'empty' }
-  }
-}
-
-export function toDomainTxn(r: pb_TxnRequest__Output): TxnRequest {
-  return { compare: r.compare.map(toDomainCompare), success: r.success.map(toDomainOp), failure: r.failure.map(toDomainOp) }
-}
-
 export function toDomainCompaction(r: pb_CompactionRequest__Output): CompactionRequest {
   return { revision: num(r.revision), physical: r.physical }
 }
@@ -131,20 +86,6 @@ export function toPbPutResponse(r: PutResponse): pb_PutResponse {
 
 export function toPbDeleteRangeResponse(r: DeleteRangeResponse): pb_DeleteRangeResponse {
   return { header: toPbHeader(r.header), deleted: r.deleted, prev_kvs: r.prevKvs.map(toPbKeyValue) }
-}
-
-function toPbResponseOp(op: ResponseOp): pb_ResponseOp {
-  switch (op.type) {
-    case 'range': return { response_range: toPbRangeResponse(op.response) }
-    case 'put': return { response_put: toPbPutResponse(op.response) }
-    case 'deleteRange': return { response_delete_range: toPbDeleteRangeResponse(op.response) }
-    case 'txn': return { response_txn: toPbTxnResponse(op.response) }
-    case 'empty': return {}
-  }
-}
-
-export function toPbTxnResponse(r: TxnResponse): pb_TxnResponse {
-  return { header: toPbHeader(r.header), succeeded: r.succeeded, responses: r.responses.map(toPbResponseOp) }
 }
 
 export function toPbCompactionResponse(r: CompactionResponse): pb_CompactionResponse {

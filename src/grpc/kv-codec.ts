@@ -27,8 +27,11 @@ interface MutableRange {
   maxCreateRevision: number
 }
 
-/** Decode an etcdserverpb.RangeRequest; unknown fields are skipped, unknown enum values read as defaults. */
-export function decodeRangeRequest(buf: Uint8Array): RangeRequest {
+/**
+ * Decode an etcdserverpb.RangeRequest; unknown fields are skipped, unknown enum values read as defaults.
+ * A range_end sent empty becomes `sentEmptyEnd` (by default "\0": see below).
+ */
+export function decodeRangeRequest(buf: Uint8Array, sentEmptyEnd: Uint8Array = FROM_KEY_END): RangeRequest {
   const r: MutableRange = {
     key: EMPTY, rangeEnd: EMPTY, limit: 0, revision: 0, sortOrder: 'NONE', sortTarget: 'KEY', serializable: false,
     keysOnly: false, countOnly: false, minModRevision: 0, maxModRevision: 0, minCreateRevision: 0, maxCreateRevision: 0,
@@ -43,7 +46,7 @@ export function decodeRangeRequest(buf: Uint8Array): RangeRequest {
       const end = rd.bytes()
       // etcd (gogoproto) tells a range_end sent empty from one not sent, and reads the former as "to the
       // end of the keyspace", exactly like "\0".
-      r.rangeEnd = end.length === 0 ? FROM_KEY_END : end
+      r.rangeEnd = end.length === 0 ? sentEmptyEnd : end
     }
     else if (wt !== WIRE_VARINT) rd.skip(wt)
     else {

@@ -1,29 +1,37 @@
 // The KV service (etcd v3rpc/key.go): decode, call the server core, encode, and map errors once.
-// Range and Put, the hot paths, use the hand-written codec (kv-codec.ts) and receive domain requests
-// directly; the other methods go through proto-loader's objects and convert.ts.
+// Range and Put, the hot paths, use the hand-written codec (kv-codec.ts), and Txn its own (txn-codec.ts,
+// which nests as deep as etcd does): they receive domain requests directly. DeleteRange and Compact go
+// through proto-loader's objects and convert.ts.
 import type {
   handleUnaryCall, ServiceDefinition, UntypedServiceImplementation,
 } from '@grpc/grpc-js'
 import type { EtcdServer } from '../etcdserver/etcd-server.js'
 import type { PutRequest, PutResponse, RangeRequest, RangeResponse } from '../etcdserver/types.js'
 import type { KVHandlers } from './generated/etcdserverpb/KV.js'
-import {
-  toDomainCompaction, toDomainDeleteRange, toDomainTxn, toPbCompactionResponse, toPbDeleteRangeResponse, toPbTxnResponse,
-} from './convert.js'
+import type { TxnRequest, TxnResponse } from '../etcdserver/types.js'
+import { toDomainCompaction, toDomainDeleteRange, toPbCompactionResponse, toPbDeleteRangeResponse } from './convert.js'
 import { decodePutRequest, decodeRangeRequest, encodePutResponse, encodeRangeResponse } from './kv-codec.js'
+import { decodeTxnRequest, encodeTxnResponse } from './txn-codec.js'
 import type { ErrorReporter } from './status.js'
 import { reply } from './unary.js'
 import { credentialsOf, tokenCredentialsOf } from './interceptor.js'
 
-/** The KV service definition with the hand-written codec on Range and Put. */
-export function kvServiceDefinition(base: ServiceDefinition): ServiceDefinition {
+export interface KvServiceOptions {
+  /** etcd's --max-txn-ops: how deep a txn can nest is bounded by it (txn-codec.ts). */
+  readonly maxTxnOps: number
+}
+
+/** The KV service definition with the hand-written codecs on Range, Put and Txn. */
+export function kvServiceDefinition(base: ServiceDefinition, opts: KvServiceOptions): ServiceDefinition {
   const range = base['Range']
   const put = base['Put']
-  if (range === undefined || put === undefined) throw new Error('KV service definition lacks Range or Put')
+  const txn = base['Txn']
+  if (range === undefined || put === undefined || txn === undefined) throw new Error('KV service definition lacks Range, Put or Txn')
   return {
     ...base,
     Range: { ...range, requestDeserialize: decodeRangeRequest, responseSerialize: encodeRangeResponse },
     Put: { ...put, requestDeserialize: decodePutRequest, responseSerialize: encodePutResponse },
+    Txn: { ...txn, requestDeserialize: (b: Buffer) => decodeTxnRequest(b, opts.maxTxnOps), responseSerialize: encodeTxnResponse },
   }
 }
 
@@ -46,16 +54,16 @@ export function kvHandlers(
   const put: handleUnaryCall<PutRequest, PutResponse> = (call, cb) => {
     reply(cb, () => server.put(call.request, creds(call)), report)
   }
-  const rest: Pick<KVHandlers, 'DeleteRange' | 'Txn' | 'Compact'> = {
+  const txn: handleUnaryCall<TxnRequest, TxnResponse> = (call, cb) => {
+    reply(cb, () => server.txn(call.request, creds(call)), report)
+  }
+  const rest: Pick<KVHandlers, 'DeleteRange' | 'Compact'> = {
     DeleteRange(call, cb) {
       reply(cb, () => server.deleteRange(toDomainDeleteRange(call.request), creds(call)).then(toPbDeleteRangeResponse), report)
-    },
-    Txn(call, cb) {
-      reply(cb, () => server.txn(toDomainTxn(call.request), creds(call)).then(toPbTxnResponse), report)
     },
     Compact(call, cb) {
       reply(cb, () => server.compact(toDomainCompaction(call.request), creds(call)).then(toPbCompactionResponse), report)
     },
   }
-  return { ...rest, Range: range, Put: put }
+  return { ...rest, Range: range, Put: put, Txn: txn }
 }

@@ -20,6 +20,8 @@ import { maintenanceHandlers } from './maintenance.js'
 import { lockHandlers } from './lock.js'
 import { electionHandlers } from './election.js'
 import type { ErrorReporter } from './status.js'
+import { withGoUnmarshal } from './unmarshal.js'
+import { messageLimitInterceptor } from './message-limit.js'
 
 export { GRPC_OVERHEAD_BYTES }
 
@@ -152,7 +154,7 @@ function connectionKey(s: Socket): string {
 }
 // ---- end TLS ----
 
-/** A grpc.Server that instruments (grpc/metrics.ts) every service added to it. */
+/** A grpc.Server that unmarshals as etcd (grpc/unmarshal.ts) and instruments (grpc/metrics.ts) every service added to it. */
 class InstrumentedServer extends grpc.Server {
   private readonly metrics: GrpcMetrics
 
@@ -162,7 +164,8 @@ class InstrumentedServer extends grpc.Server {
   }
 
   override addService(service: grpc.ServiceDefinition, implementation: grpc.UntypedServiceImplementation): void {
-    const { def, impl } = this.metrics.instrument(service, implementation)
+    const unmarshalled = withGoUnmarshal(service, implementation)
+    const { def, impl } = this.metrics.instrument(unmarshalled.def, unmarshalled.impl)
     super.addService(def, impl)
   }
 }
@@ -197,10 +200,11 @@ export class GrpcServer {
       'grpc.max_concurrent_streams': 2 ** 31 - 1,
       // channelz bookkeeping costs ~8% of a put's CPU in grpc-js and nothing here reads it.
       'grpc.enable_channelz': 0,
+      interceptors: [messageLimitInterceptor],
     })
     const proto = loadEtcdProto()
     this.server.addService(
-      kvServiceDefinition(proto.etcdserverpb.KV.service),
+      kvServiceDefinition(proto.etcdserverpb.KV.service, { maxTxnOps: etcd.maxTxnOps }),
       kvHandlers(etcd, opts.report, { clientCertAuth: opts.tls?.clientCertAuth === true }),
     )
     this.server.addService(watchServiceDefinition(proto.etcdserverpb.Watch.service), watchHandlers(etcd, opts.report, this.watchCalls))

@@ -2,7 +2,7 @@
 // row here does not compile. The message on the wire is the error's, which for every code is etcd's
 // verbatim text (pkg/errors.ts ERROR_MESSAGES), because clients match on it.
 import { status, type ServiceError, Metadata } from '@grpc/grpc-js'
-import { EtcdError, type ErrorCode } from '../pkg/errors.js'
+import { EtcdError, UnmarshalError, type ErrorCode } from '../pkg/errors.js'
 
 /** The gRPC status of each code; the message is the error's own, etcd's text (pkg/errors.ts). */
 export const TO_GRPC: Readonly<Record<ErrorCode, status>> = {
@@ -59,11 +59,17 @@ export type ErrorReporter = (err: unknown) => void
 
 /**
  * A ServiceError for any thrown value. EtcdErrors map through TO_GRPC (codes whose table message is empty
- * keep their own message); anything else is a bug: it is reported and becomes UNKNOWN.
+ * keep their own message), UnmarshalErrors become grpc-go's INTERNAL; anything else is a bug: it is
+ * reported and becomes UNKNOWN.
  */
 export function toServiceError(err: unknown, report?: ErrorReporter): Partial<ServiceError> {
   if (err instanceof EtcdError) {
     return { code: TO_GRPC[err.code], details: err.message, message: err.message, metadata: new Metadata() }
+  }
+  // grpc-go's answer to a request its codec could not unmarshal (server.go processUnaryRPC).
+  if (err instanceof UnmarshalError) {
+    const details = `grpc: error unmarshalling request: ${err.message}`
+    return { code: status.INTERNAL, details, message: details, metadata: new Metadata() }
   }
   report?.(err)
   const details = err instanceof Error ? err.message : String(err)

@@ -124,3 +124,11 @@ export class EtcdError extends Error {
 export function isEtcdError(e: unknown, code?: ErrorCode): e is EtcdError {
   return e instanceof EtcdError && (code === undefined || e.code === code)
 }
+
+/**
+ * A request etcd's Go code would not unmarshal (grpc/unmarshal.ts); `message` is the Go error's text, which
+ * grpc-go wraps into the INTERNAL status clients see (grpc/status.ts).
+ */
+export class UnmarshalError extends Error {
+  override name = 'UnmarshalError'
+}

@@ -6,6 +6,8 @@
 export const WIRE_VARINT = 0
 export const WIRE_I64 = 1
 export const WIRE_LEN = 2
+export const WIRE_START_GROUP = 3
+export const WIRE_END_GROUP = 4
 export const WIRE_I32 = 5
 
 /** Encoded size of a non-negative safe integer as a varint; negative numbers take 10 bytes (int64). */
@@ -123,8 +125,20 @@ export class Reader {
     return out
   }
 
-  /** Skip a field of the given wire type (unknown fields are ignored, as protobuf requires). */
+  /**
+   * Skip a field of the given wire type (unknown fields are ignored, as protobuf requires). A group (wire
+   * type 3) is skipped up to the end group that closes it, whatever its field number, as Go's skip does.
+   */
   skip(wireType: number): void {
+    if (wireType === WIRE_START_GROUP) {
+      for (let depth = 1; depth > 0;) {
+        const wt = this.varint() & 7
+        if (wt === WIRE_START_GROUP) depth++
+        else if (wt === WIRE_END_GROUP) depth--
+        else this.skip(wt)
+      }
+      return
+    }
     switch (wireType) {
       case WIRE_VARINT:
         this.varint()

@@ -17,23 +17,41 @@ root.resolvePath = (_o, target) => `${PROTO_DIR}/${target}`
 root.loadSync('etcdserverpb/rpc.proto', { keepCase: true })
 
 /** Send raw bytes to a KV method; resolves with the status code (0 for OK). */
-function sendRaw(client: grpc.Client, method: string, bytes: Buffer): Promise<number> {
+async function sendRaw(client: grpc.Client, method: string, bytes: Buffer): Promise<number> {
+  return (await callRaw(client, method, bytes)).code
+}
+
+/** Send raw bytes to a KV method; resolves with the status code (0 for OK) and message. */
+function callRaw(client: grpc.Client, method: string, bytes: Buffer): Promise<{ code: number; details: string }> {
   return new Promise((resolve) => {
     client.makeUnaryRequest(`/etcdserverpb.KV/${method}`, (b: Buffer) => b, (b: Buffer) => b, bytes, (err) => {
-      resolve(err === null ? 0 : (err.code ?? -1))
+      resolve(err === null ? { code: 0, details: '' } : { code: err.code, details: err.details })
     })
   })
 }
 
-/** A TxnRequest nested `depth` levels deep (each level's success holds the next txn). */
-function nestedTxn(depth: number): Buffer {
+/** A TxnRequest of `depth` levels that each hold the next in their success; the innermost one puts `leaf`. */
+function nestedTxn(depth: number, leaf?: string): Buffer {
   let inner = Buffer.alloc(0)
+  if (leaf !== undefined) {
+    // TxnRequest { success = 2: RequestOp { request_put = 2: PutRequest { key = 1, value = 2 } } }
+    const put = Buffer.concat([Buffer.from([0x0a, leaf.length]), Buffer.from(leaf), Buffer.from([0x12, 1, 0x76])])
+    const op = Buffer.concat([Buffer.from([0x12]), varint(put.length), put])
+    inner = Buffer.concat([Buffer.from([0x12]), varint(op.length), op])
+    depth--
+  }
+  // Every level only wraps the next, so the message is the levels' heads, outermost first, then the leaf.
+  const heads: Buffer[] = []
+  let size = inner.length
   for (let i = 0; i < depth; i++) {
     // RequestOp { request_txn = 4 } inside TxnRequest { success = 2 }
-    const op = Buffer.concat([Buffer.from([0x22]), varint(inner.length), inner])
-    inner = Buffer.concat([Buffer.from([0x12]), varint(op.length), op])
+    const opHead = Buffer.concat([Buffer.from([0x22]), varint(size)])
+    const opSize = opHead.length + size
+    const head = Buffer.concat([Buffer.from([0x12]), varint(opSize), opHead])
+    size = head.length + size
+    heads.push(head)
   }
-  return inner
+  return Buffer.concat([...heads.reverse(), inner])
 }
 function varint(n: number): Buffer {
   const out: number[] = []
@@ -87,6 +105,86 @@ describe('hostile input over gRPC', () => {
     } finally {
       client.close()
       kv.close()
+      await etcd.close()
+    }
+  })
+
+  it('a nested txn is applied and answered up to the depth etcd takes, and refused before applying beyond it', { timeout: 60_000 }, async () => {
+    const etcd = await openEtcd({ memory: true })
+    const { endpoint } = await etcd.listen({ port: 0 })
+    const client = new grpc.Client(endpoint, grpc.credentials.createInsecure())
+    const kv = rawClient(endpoint)
+    const revision = async (): Promise<number> => {
+      const r = await kv.kv.Range({ key: Buffer.from('none') })
+      return Number((r['header'] as { revision: string }).revision)
+    }
+    try {
+      // With --max-txn-ops 128 etcd takes 128 levels whose innermost puts: each level spends one op.
+      for (const depth of [10, 49, 50, 100, 128]) {
+        const before = await revision()
+        const answer = await callRaw(client, 'Txn', nestedTxn(depth, `d${depth}`))
+        assert.deepEqual(answer, { code: 0, details: '' }, `a txn nested ${depth} deep is answered`)
+        assert.equal(await revision(), before + 1, `a txn nested ${depth} deep is applied once`)
+        const r = await kv.kv.Range({ key: Buffer.from(`d${depth}`) })
+        assert.equal((r['kvs'] as unknown[]).length, 1)
+      }
+      for (const depth of [129, 1000, 10000, 100000]) {
+        const before = await revision()
+        const answer = await callRaw(client, 'Txn', nestedTxn(depth, `d${depth}`))
+        assert.deepEqual(
+          answer,
+          { code: grpc.status.INVALID_ARGUMENT, details: 'etcdserver: too many operations in txn request' },
+          `a txn nested ${depth} deep is refused as etcd refuses it`,
+        )
+        assert.equal(await revision(), before, `a txn nested ${depth} deep is not applied`)
+      }
+    } finally {
+      client.close()
+      kv.close()
+      await etcd.close()
+    }
+  })
+
+  it('a request etcd cannot unmarshal gets its INTERNAL status and Go text, not a check of what we decoded', async () => {
+    const etcd = await openEtcd({ memory: true })
+    const { endpoint } = await etcd.listen({ port: 0 })
+    const client = new grpc.Client(endpoint, grpc.credentials.createInsecure())
+    try {
+      const prefix = 'grpc: error unmarshalling request: '
+      // The key sent as a varint (wire type 0): etcd's Unmarshal refuses it.
+      assert.deepEqual(await callRaw(client, 'Range', Buffer.from([0x08, 0x01])), {
+        code: grpc.status.INTERNAL, details: `${prefix}proto: wrong wireType = 0 for field Key`,
+      })
+      assert.deepEqual(await callRaw(client, 'Put', Buffer.from([0x0a, 0x01, 0x6b, 0x12, 0x05, 0x76])), {
+        code: grpc.status.INTERNAL, details: `${prefix}unexpected EOF`,
+      })
+      assert.deepEqual(await callRaw(client, 'Txn', Buffer.from([0x12, 0x04, 0x0a, 0x02, 0x00, 0x00])), {
+        code: grpc.status.INTERNAL, details: `${prefix}proto: RangeRequest: illegal tag 0 (wire type 0)`,
+      })
+      // An unknown group is skipped, as etcd does: the Range goes on to its own check.
+      assert.deepEqual(await callRaw(client, 'Range', Buffer.from([0xfb, 0x07, 0x08, 0x01, 0xfc, 0x07])), {
+        code: grpc.status.INVALID_ARGUMENT, details: 'etcdserver: key is not provided',
+      })
+    } finally {
+      client.close()
+      await etcd.close()
+    }
+  })
+
+  it('a request over the receive limit gets grpc-go\'s RESOURCE_EXHAUSTED text, and the server keeps serving', { timeout: 60_000 }, async () => {
+    const etcd = await openEtcd({ memory: true })
+    const { endpoint } = await etcd.listen({ port: 0 })
+    const client = new grpc.Client(endpoint, grpc.credentials.createInsecure(), { 'grpc.max_send_message_length': -1 })
+    try {
+      // The limit is --max-request-bytes (1.5 MiB by default) plus gRPC's 512 KiB overhead: 2097152.
+      for (const size of [2_097_153, 3_000_000, 64 * 1024 * 1024]) {
+        assert.deepEqual(await callRaw(client, 'Range', Buffer.alloc(size, 0x61)), {
+          code: grpc.status.RESOURCE_EXHAUSTED, details: `grpc: received message larger than max (${size} vs. 2097152)`,
+        })
+      }
+      assert.deepEqual(await callRaw(client, 'Range', Buffer.from([0x0a, 0x01, 0x61])), { code: 0, details: '' })
+    } finally {
+      client.close()
       await etcd.close()
     }
   })

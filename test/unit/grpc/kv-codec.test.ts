@@ -93,4 +93,12 @@ describe('KV wire codec', () => {
       assert.throws(() => decodePutRequest(Uint8Array.from(bad)))
     }
   })
+
+  it('skips unknown groups, nested ones too, up to the end group that closes them, as Go does', () => {
+    // key "a", group 127 { varint 1; group 3 {} } closed by an end group of another field, then limit 5.
+    const bytes = Uint8Array.from([0x0a, 1, 0x61, 0xfb, 0x07, 0x08, 0x01, 0x1b, 0x1c, 0x84, 0x08, 0x18, 0x05])
+    const r = decodeRangeRequest(bytes)
+    assert.deepEqual([Buffer.from(r.key).toString(), r.limit], ['a', 5])
+    assert.equal(decodePutRequest(Uint8Array.from([0x0a, 1, 0x6b, 0x13, 0x14, 0x12, 1, 0x76])).value?.[0], 0x76)
+  })
 })
