@@ -136,7 +136,7 @@ export class Http2FrameFilter {
     } else if (data.length > 0) {
       this.pending = Buffer.from(data)
     }
-    return out
+    return coalesce(out)
   }
 
   /** Offer a whole RST_STREAM frame to onReset; true when taken over. */
@@ -194,6 +194,27 @@ export class Http2FrameFilter {
     this.blockBytes = 0
     this.passAll = true
   }
+}
+
+/**
+ * Join neighbouring slices of the same memory: what passes unchanged leaves as one buffer per read, not one
+ * per frame header and payload (each buffer handed on is one more call into nghttp2).
+ */
+function coalesce(parts: Buffer[]): Buffer[] {
+  if (parts.length < 2) return parts
+  const out: Buffer[] = []
+  let cur = parts[0] as Buffer
+  for (let i = 1; i < parts.length; i++) {
+    const next = parts[i] as Buffer
+    if (next.buffer === cur.buffer && cur.byteOffset + cur.length === next.byteOffset) {
+      cur = Buffer.from(cur.buffer, cur.byteOffset, cur.length + next.length)
+    } else {
+      out.push(cur)
+      cur = next
+    }
+  }
+  out.push(cur)
+  return out
 }
 
 function rewriteAuthority(f: HeaderField): HeaderField {

@@ -169,3 +169,17 @@ describe('Http2FrameFilter', () => {
     }
   })
 })
+
+describe('Http2FrameFilter output', () => {
+  it('what passes unchanged leaves as one buffer per read', () => {
+    const f = new Http2FrameFilter(() => true)
+    const first = Buffer.concat([CONNECTION_PREFACE, SETTINGS, frame(FrameType.HEADERS, FrameFlag.END_HEADERS, 1, Buffer.concat([REQUEST_START, indexedAuthority('h:1')]))])
+    assert.equal(f.push(first).length, 1)
+    const read = Buffer.concat([data(1, Buffer.from('abc')), frame(FrameType.HEADERS, FrameFlag.END_HEADERS, 3, REQUEST_START), data(3, Buffer.from('de'))])
+    const out = f.push(read)
+    assert.equal(out.length, 1)
+    assert.deepEqual(out[0], read)
+    // A reset taken over splits the read around it.
+    assert.deepEqual(f.push(Buffer.concat([data(1, Buffer.from('x')), rst(1), data(3, Buffer.from('y'))])), [data(1, Buffer.from('x')), data(3, Buffer.from('y'))])
+  })
+})
