@@ -79,8 +79,16 @@ class FrontSocket extends Duplex {
   constructor(private readonly socket: Socket, filter: Http2FrameFilter) {
     super({ allowHalfOpen: true })
     socket.on('data', (chunk: Buffer) => {
+      let parts: Buffer[]
+      try {
+        parts = filter.push(chunk)
+      } catch (err) {
+        // A fault in the filter costs this connection, not the process.
+        this.destroy(err instanceof Error ? err : new Error(String(err)))
+        return
+      }
       let more = true
-      for (const b of filter.push(chunk)) more = this.push(b)
+      for (const b of parts) more = this.push(b)
       if (!more) socket.pause()
     })
     socket.on('end', () => this.push(null))
