@@ -19,6 +19,7 @@ import { clusterHandlers } from './cluster.js'
 import { maintenanceHandlers } from './maintenance.js'
 import { lockHandlers } from './lock.js'
 import { electionHandlers } from './election.js'
+import { Http2Front } from './http2-front.js'
 import type { ErrorReporter } from './status.js'
 import { withGoUnmarshal } from './unmarshal.js'
 import { messageLimitInterceptor } from './message-limit.js'
@@ -179,7 +180,8 @@ export class GrpcServer {
   private readonly server: grpc.Server
   private readonly watchCalls = new WatchCalls()
   private readonly health: HealthService
-  private readonly injector: grpc.ConnectionInjector
+  /** Hands HTTP/2 connections to grpc-js (grpc/http2-front.ts). */
+  private readonly h2front: Http2Front
   private readonly http: HttpServer
   private readonly report: ErrorReporter
   /** TLS: terminates TLS before routing (undefined: plaintext). */
@@ -228,7 +230,7 @@ export class GrpcServer {
 
     // TLS: grpc-js gets the decrypted TLSSocket, so its injector stays insecure.
     this.tlsFront = opts.tls === undefined ? undefined : new TlsFront(opts.tls, (socket) => this.route(socket))
-    this.injector = this.server.createConnectionInjector(grpc.ServerCredentials.createInsecure())
+    this.h2front = new Http2Front(this.server, { native: opts.tls?.clientCertAuth === true })
     const handle = opts.http ?? notFound
     this.http = createHttpServer((req, res) => {
       const s = req.socket
@@ -283,8 +285,7 @@ export class GrpcServer {
 
   /**
    * Read the first bytes of a connection (one read, in practice) and hand the socket, with those bytes put
-   * back, to grpc-js (an HTTP/2 preface) or to the HTTP/1 server (anything else). Both then read the socket
-   * directly (http2 consumes its handle natively), so a routed connection costs nothing per frame.
+   * back, to grpc-js through the HTTP/2 front (an HTTP/2 preface) or to the HTTP/1 server (anything else).
    */
   private route(socket: Socket): void {
     this.sockets.add(socket)
@@ -316,7 +317,7 @@ export class GrpcServer {
       this.unrouted.delete(socket)
       socket.unshift(head)
       if (h2) {
-        this.injector.injectConnection(socket)
+        this.h2front.accept(socket)
       } else {
         this.httpConns.set(socket, 0)
         this.http.emit('connection', socket)
