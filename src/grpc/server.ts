@@ -351,7 +351,9 @@ export class GrpcServer {
         this.http.closeAllConnections()
         for (const s of this.sockets) s.destroy()
       }, graceMs)
-      timer.unref()
+      // Left ref'd: the process must live until the close is done. What it waits for (HTTP/2 sessions
+      // draining, sockets closing) need not hold the event loop open by itself, and the etcdlite command
+      // would otherwise exit mid-close, before the store is committed, checkpointed and closed.
       void closed.then(() => {
         clearTimeout(timer)
         resolve()
