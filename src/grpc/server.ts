@@ -316,6 +316,11 @@ export class GrpcServer {
       this.unrouted.delete(socket)
       socket.unshift(head)
       if (h2) {
+        // Not half-open for HTTP/2 (the net server is, for node:http's sake): node:http2 closes a session
+        // only when its socket closes, and only a socket that is not half-open ends its own side, and so
+        // closes, once the client's FIN arrives (also a FIN that came with the bytes read above). A
+        // half-open one would sit in CLOSE-WAIT with its session and descriptor until shutdown.
+        socket.allowHalfOpen = false
         this.injector.injectConnection(socket)
       } else {
         this.httpConns.set(socket, 0)
