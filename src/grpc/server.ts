@@ -265,7 +265,8 @@ export class GrpcServer {
   }
 
   private listenOne(address: string, port: number): Promise<number> {
-    // Half-open as node:http's own server: a client that half-closes after its request still gets the answer.
+    // Half-open as node:http's own server: a client that half-closes after its request still gets the
+    // answer. route() turns it off for the connections it gives to HTTP/2.
     const net = createNetServer({ noDelay: true, allowHalfOpen: true }, (socket) => {
       if (this.tlsFront === undefined) this.route(socket)
       else this.tlsFront.accept(socket)
