@@ -267,7 +267,8 @@ export class GrpcServer {
   }
 
   private listenOne(address: string, port: number): Promise<number> {
-    // Half-open as node:http's own server: a client that half-closes after its request still gets the answer.
+    // Half-open as node:http's own server: a client that half-closes after its request still gets the
+    // answer. route() turns it off for the connections it gives to HTTP/2.
     const net = createNetServer({ noDelay: true, allowHalfOpen: true }, (socket) => {
       if (this.tlsFront === undefined) this.route(socket)
       else this.tlsFront.accept(socket)
@@ -317,6 +318,11 @@ export class GrpcServer {
       this.unrouted.delete(socket)
       socket.unshift(head)
       if (h2) {
+        // Not half-open for HTTP/2 (the net server is, for node:http's sake): node:http2 closes a session
+        // only when its socket closes, and only a socket that is not half-open ends its own side, and so
+        // closes, once the client's FIN arrives (also a FIN that came with the bytes read above). A
+        // half-open one would sit in CLOSE-WAIT with its session and descriptor until shutdown.
+        socket.allowHalfOpen = false
         this.h2front.accept(socket)
       } else {
         this.httpConns.set(socket, 0)
@@ -352,7 +358,9 @@ export class GrpcServer {
         this.http.closeAllConnections()
         for (const s of this.sockets) s.destroy()
       }, graceMs)
-      timer.unref()
+      // Left ref'd: the process must live until the close is done. What it waits for (HTTP/2 sessions
+      // draining, sockets closing) need not hold the event loop open by itself, and the etcdlite command
+      // would otherwise exit mid-close, before the store is committed, checkpointed and closed.
       void closed.then(() => {
         clearTimeout(timer)
         resolve()
