@@ -1,4 +1,4 @@
-// Type-aware lint (STYLE R3): no `any`, no unsafe use of untyped values, no floating or misused promises,
+// Type-aware lint: no `any`, no unsafe use of untyped values, no floating or misused promises,
 // exhaustive switches, type-only imports marked, and no `.only` left in a test.
 import js from '@eslint/js'
 import tseslint from 'typescript-eslint'

@@ -310,7 +310,7 @@ function summarize(ms: readonly Measurement[]): Summary {
   }
 }
 
-/** Server CPU-seconds per 1,000 requests (the unit; the JSON lines keep µs per request). */
+/** Server CPU-seconds per 1,000 requests (the unit the runner's table prints; the JSON lines keep µs per request). */
 function cpuSecondsPer1k(s: Summary): number | null {
   return s.serverCpuUsPerOp === null ? null : s.serverCpuUsPerOp / 1000
 }

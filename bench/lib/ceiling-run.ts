@@ -1,6 +1,6 @@
 // The ceilings in the runner's tables: per workload, what the bare ceiling program reached on this machine
-// in the same run, and each server's result as a fraction of it (issue 6: "each workload's result is also
-// given as a fraction of its ceiling").
+// in the same run, and each server's result as a fraction of it, so that each workload's result can be read
+// against what any server could reach on this machine.
 import type { RpcCeilingResult } from '../ceilings/rpc-ceiling.js'
 import type { StorageCeilingRow } from '../ceilings/storage-ceiling.js'
 import type { PushCeilingResult } from '../ceilings/push-ceiling.js'

@@ -15,7 +15,7 @@ export type ChartFile = (typeof CHART_FILES)[number]
 
 /**
  * Where a run's report goes by default: a durable run's in bench/, a --unsafe-no-fsync run's in
- * bench/unsafe-no-fsync/, so that neither overwrites the other (issue 6 asks for the two reported apart).
+ * bench/unsafe-no-fsync/, so that neither overwrites the other and figures without fsync are never mistaken for durable ones.
  * The report's links to bench/README.md and to the other report assume these places.
  */
 export const UNSAFE_NO_FSYNC_DIR = 'unsafe-no-fsync'

@@ -1,4 +1,4 @@
-// Issue 6's targets (scope item 5) as a checklist computed from the JSON lines of one run, with a target
+// The benchmark's targets as a checklist computed from the JSON lines of one run, with a target
 // not met marked out of reach when the run's own ceilings rule it out (report-reach.ts).
 import { commitOutOfReach, commitShareOutOfReach, fanoutCommitOutOfReach, fanoutOutOfReach, kvOutOfReach, type FanoutRun, type OutOfReach } from './report-reach.js'
 import { collectMachineInfo } from './report-meta.js'
@@ -7,7 +7,7 @@ import {
 } from './report-lines.js'
 
 // ---------------------------------------------------------------------------------------------------
-// Targets (issue 6, scope item 5)
+// Targets
 
 /** 'out of reach': not met, and the run's own ceilings show no server could meet it here (report-reach.ts). */
 export type Verdict = 'yes' | 'no' | 'out of reach' | '-'
@@ -21,7 +21,7 @@ export interface TargetRow {
 
 export const verdict = (ok: boolean | null): Verdict => (ok === null ? '-' : ok ? 'yes' : 'no')
 
-/** The targets of issue 6 scope item 5, each computed from the lines; '-' when the run did not measure it. */
+/** The benchmark's targets, each computed from the lines; '-' when the run did not measure it. */
 /** `cores`: the run's machine's (default: this one's), for the CPU budgets of report-reach.ts. */
 export function computeTargets(lines: readonly object[], cores = collectMachineInfo().cores): TargetRow[] {
   return targetsOf(parseLines(lines), cores)

@@ -1,5 +1,5 @@
-// bench/RESULTS.md and bench/results/*.svg from the JSON lines of one `npm run bench` run (issue 6,
-// scope item 4): the machine, versions and flags; the issue's targets as a checklist computed from the
+// bench/RESULTS.md and bench/results/*.svg from the JSON lines of one `npm run bench` run: the machine,
+// versions and flags; the benchmark's targets as a checklist computed from the
 // lines; a table per group (KV, watch, lease, start-up, storage ceiling) and the charts. Input is read
 // defensively: a subset run leaves groups out, and a missing or null figure shows as '-', never a crash.
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
@@ -79,7 +79,7 @@ export function buildReport(lines: readonly object[], meta: ReportMeta): Report 
     '',
     header,
     '',
-    meta.unsafeNoFsync === true ? '## Targets (issue 6), for comparison only' : '## Targets (issue 6)',
+    meta.unsafeNoFsync === true ? '## Targets, for comparison only' : '## Targets',
     '',
     ...(meta.unsafeNoFsync === true ? ['The targets are defined for durable mode and this run is not: the checklist shows where the figures without fsync would stand.', ''] : []),
     `${measured.filter((t) => t.met === 'yes').length} of ${measured.length} measured targets met` +

@@ -34,7 +34,7 @@ export const DEFAULT_SESSION_TTL = 60
 const SLASH = 0x2f
 const EMPTY = new Uint8Array(0)
 
-/** Long calls take `{ signal }` (STYLE R9); an abort ends the wait and cleans up as etcd does on a canceled context. */
+/** Long calls take `{ signal }` so a caller can give up on them; an abort ends the wait and cleans up as etcd does on a canceled context. */
 export interface CallOptions {
   readonly signal?: AbortSignal
 }

@@ -43,7 +43,7 @@ export interface WatchSink {
   trySend(resp: StoreWatchResponse): boolean
 }
 
-/** Where a watcher lives (etcd-internals A2): caught up, catching up, or waiting for its stream. */
+/** Where a watcher lives, as in etcd's watchable store: caught up, catching up, or waiting for its stream. */
 export type WatcherState = 'synced' | 'unsynced' | 'victim' | 'gone'
 
 /** One watcher. Fields other than the identity ones are the store's to change. */

@@ -1,4 +1,5 @@
-// A bounded queue between a synchronous producer and one async consumer (STYLE R8). tryPush() never
+// A bounded queue between a synchronous producer and one async consumer, so a slow consumer holds up a
+// bounded amount of memory, never an unbounded backlog. tryPush() never
 // blocks: it refuses when full, and the producer decides what a refusal means (a watcher becomes a victim).
 
 export interface AsyncQueueOptions {

@@ -12,7 +12,7 @@ export interface ClockTimer {
  */
 export type TimerFn = () => void | Promise<void>
 
-/** The source of time and timers for every background loop (STYLE R7: loops run on an injected Clock). */
+/** The source of time and timers for every background loop; it is injected so that a test can drive time with a ManualClock. */
 export interface Clock {
   /** Milliseconds since an arbitrary origin; never goes backwards. */
   now(): number

@@ -2,8 +2,9 @@
 /**
  * A set of half-open byte ranges `[key, end)`, each holding a set of values, that answers "which ranges
  * contain this key" (stab) and "does any range meet this range" (intersects). It adapts
- * `node-interval-tree` (an augmented AVL tree of closed numeric intervals) to byte keys, as STYLE R11
- * asks:
+ * `node-interval-tree` (an augmented AVL tree of closed numeric intervals) to byte keys in a thin layer,
+ * so the balancing is the library's and only the mapping needs checking (its test compares it with a
+ * brute-force list scan):
  *
  * 1. Each byte string maps to a monotone bigint {@link ordinal}: its first {@link ORDINAL_WIDTH}
  *    bytes, zero-padded, as a big-endian number. `compareBytes(a, b) <= 0` implies

@@ -1,4 +1,4 @@
-// A periodic task with an owner (STYLE R7): never overlaps itself, can be poked to run early, and stop()
+// A periodic task with an owner, on an injected Clock: never overlaps itself, can be poked to run early, and stop()
 // waits for the run in flight. Replaces bare setInterval and etcd's `for { select { case <-time.After } }`.
 import type { Clock, ClockTimer } from './clock.js'
 

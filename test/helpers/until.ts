@@ -1,4 +1,5 @@
-// Await a condition by polling (STYLE R13: never a fixed sleep); fails with `what` after the timeout.
+// Await a condition by polling, never a fixed sleep (too short on a slow machine, wasted time on a fast
+// one); fails with `what` after the timeout.
 import assert from 'node:assert/strict'
 
 export async function until(cond: () => boolean, what: string, timeoutMs = 4000): Promise<void> {

@@ -85,7 +85,7 @@ function row(md: string, first: string): string[] {
 }
 
 describe('bench report', () => {
-  it('computes the issue 6 targets from the lines', () => {
+  it('computes the benchmark targets from the lines', () => {
     const want: readonly { readonly prefix: string; readonly met: Verdict }[] = [
       { prefix: 'put-16conn: etcdlite ops/s', met: 'yes' },
       { prefix: 'put-16conn: etcdlite ≥ 85 %', met: 'yes' }, // 1600 of 1800 = 89 %
@@ -294,12 +294,12 @@ describe('bench report', () => {
     const durable = buildReport(LINES, { ...META, unsafeNoFsync: false }).markdown
     assert.match(row(durable, '--unsafe-no-fsync run'), /\[unsafe-no-fsync\/RESULTS\.md\]\(unsafe-no-fsync\/RESULTS\.md\)/)
     assert.ok(durable.includes('See [README.md](README.md)'))
-    assert.ok(durable.includes('\n## Targets (issue 6)\n'))
+    assert.ok(durable.includes('\n## Targets\n'))
     assert.equal(row(durable, 'durable run'), '')
     const unsafe = buildReport(LINES, { ...META, unsafeNoFsync: true }).markdown
     assert.match(row(unsafe, 'durable run'), /where the targets apply: \[RESULTS\.md\]\(\.\.\/RESULTS\.md\)/)
     assert.ok(unsafe.includes('See [README.md](../README.md)'))
-    assert.ok(unsafe.includes('\n## Targets (issue 6), for comparison only\n\nThe targets are defined for durable mode'))
+    assert.ok(unsafe.includes('\n## Targets, for comparison only\n\nThe targets are defined for durable mode'))
     assert.equal(row(unsafe, '--unsafe-no-fsync run'), '')
     const unknown = buildReport(LINES, { ...META, unsafeNoFsync: null }).markdown
     assert.equal(row(unknown, 'durable run') + row(unknown, '--unsafe-no-fsync run'), '', 'no cross-link when the mode is unknown')

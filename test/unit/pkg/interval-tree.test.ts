@@ -1,4 +1,5 @@
-// IntervalTree (src/pkg/interval-tree.ts) against a brute-force list scan (STYLE R11): table cases for
+// IntervalTree (src/pkg/interval-tree.ts) against a brute-force list scan, the obvious reference for an adapted
+// library structure: table cases for
 // the edges, a fast-check property over random op sequences, and a seeded bulk run with realistic keys.
 //
 // Replay a property failure with the seed and path fast-check prints: IT_SEED=<seed> IT_PATH=<path>.
