@@ -18,6 +18,7 @@ import { decodeWatchRequest, encodeWatchResponseTransient, type DecodedWatchRequ
 import { toServiceError, type ErrorReporter } from './status.js'
 import { credentialsOf } from './interceptor.js'
 import { batchOutOf, SendError, StreamWriter } from './stream-writer.js'
+import { onClientGone } from './call-liveness.js'
 
 /** Most revisions appended into one queued response (bounds what a backlogged stream holds). */
 const MERGE_MAX_REVS = 16
@@ -93,8 +94,10 @@ function serveWatch(server: EtcdServer, call: ServerDuplexStream<DecodedWatchReq
     server.watchable.kickVictims()
   }
   const writer = new StreamWriter<WatchResponse>(batchOutOf(call), sent, stopAppending)
+  let unwatchClient: () => void = () => undefined
   const finish = (): void => {
     calls.remove(stop)
+    unwatchClient()
     if (done) return
     done = true
     writer.close()
@@ -180,6 +183,8 @@ function serveWatch(server: EtcdServer, call: ServerDuplexStream<DecodedWatchReq
     finish()
     call.end()
   })
+  // A client that dies while a write waits for flow-control window is never reported by grpc-js.
+  unwatchClient = onClientGone(call, finish)
   call.on('cancelled', finish)
   call.on('error', finish)
   call.on('close', finish)
