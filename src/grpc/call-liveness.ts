@@ -20,7 +20,6 @@
 /** The parts of a node:http2 stream, session and socket watched here (event emitters). */
 interface Emitter {
   once(event: string, fn: () => void): unknown
-  on(event: string, fn: () => void): unknown
   off(event: string, fn: () => void): unknown
 }
 
@@ -32,7 +31,7 @@ interface Http2StreamLike extends Emitter {
 }
 
 const isObject = (x: unknown): x is Record<string, unknown> => typeof x === 'object' && x !== null
-const isEmitter = (x: unknown): x is Emitter => isObject(x) && typeof x['once'] === 'function' && typeof x['on'] === 'function' && typeof x['off'] === 'function'
+const isEmitter = (x: unknown): x is Emitter => isObject(x) && typeof x['once'] === 'function' && typeof x['off'] === 'function'
 
 /** grpc-js's HTTP/2 stream under a server call, if it has one of the expected shape. */
 function http2StreamOf(call: object): Http2StreamLike | undefined {
@@ -57,15 +56,15 @@ function watchSocket(socket: Emitter, gone: () => void): () => void {
     const calls = new Set<() => void>()
     set = calls
     waiting.set(socket, calls)
+    // Not removed afterwards: the socket is node:http2's proxy, which throws on any use once the session
+    // has let go of the socket (as it has by 'close'); each event comes once anyway.
     const fire = (): void => {
-      socket.off('end', fire)
-      socket.off('close', fire)
       waiting.delete(socket)
       for (const f of [...calls]) f()
       calls.clear()
     }
-    socket.on('end', fire)
-    socket.on('close', fire)
+    socket.once('end', fire)
+    socket.once('close', fire)
   }
   const calls = set
   calls.add(gone)
@@ -100,8 +99,13 @@ export function onClientGone(call: object, gone: () => void): () => void {
   }
   stream.once('aborted', fire)
   stream.once('close', fire)
-  const socket = stream.session?.socket
-  if (isEmitter(socket)) unwatchSocket = watchSocket(socket, fire)
+  try {
+    const socket = stream.session?.socket
+    if (isEmitter(socket)) unwatchSocket = watchSocket(socket, fire)
+  } catch {
+    // The session has let go of its socket already (node:http2's proxy throws): the stream's own events
+    // still come.
+  }
   if (stream.closed || stream.destroyed || stream.session?.destroyed === true) queueMicrotask(fire)
   return () => {
     done = true
