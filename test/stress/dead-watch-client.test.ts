@@ -10,12 +10,14 @@
 // queued were never released, and etcd_debugging_mvcc_watch_stream_total stayed at 10 for good.
 //
 // Asserted, with generous bounds (tests never assert timings tighter than that): the stalled phase really
-// had 10 streams and 100 watchers on the server; within 20 s of the SIGKILL both gauges are 0; the
+// had 10 streams and 100 watchers on the server; within 20 s of the SIGKILL both gauges are 0 and the
+// server has closed the client's socket (one fd fewer than while it was connected); the
 // server's RSS never grew by more than RSS_BOUND over its start, during the stall or after; and SIGTERM
 // then stops the server within 10 s. Budget: about 15 s.
 import { it } from 'node:test'
 import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
+import { readdirSync } from 'node:fs'
 import { once } from 'node:events'
 import { fileURLToPath } from 'node:url'
 import { createInterface } from 'node:readline'
@@ -46,6 +48,8 @@ async function gauge(endpoint: string, name: string): Promise<number> {
   if (m?.[1] === undefined) throw new Error(`/metrics has no ${name}`)
   return Number(m[1])
 }
+
+const fdCount = (pid: number): number => readdirSync(`/proc/${pid}/fd`).length
 
 /** Poll `cond` every 100 ms until it holds; fail with `what()` after `ms`. */
 async function poll(cond: () => Promise<boolean>, ms: number, what: () => string): Promise<void> {
@@ -86,6 +90,7 @@ it('a stalled watch client that dies gives back its streams, watchers and memory
     const lines = createInterface({ input: client.stdout })
     await withDeadline(once(lines, 'line'), 20_000, () => 'the stalled client did not get its watchers created')
     assert.deepEqual(await watchGauges(server.endpoint), { streams: STREAMS, watchers: STREAMS * WATCHERS_PER_STREAM })
+    const fdsWithClient = fdCount(pid)
     // Stalled for real: more written than a 16 MiB window takes even if each stream carried each value only
     // once, and every watcher slow (a victim, or behind).
     let slow = 0
@@ -106,6 +111,9 @@ it('a stalled watch client that dies gives back its streams, watchers and memory
       return last.streams === 0 && last.watchers === 0
     }, 20_000, () => `streams and watchers released after the client died (now ${JSON.stringify(last)})`)
     t.diagnostic(`released ${((performance.now() - killedAt) / 1000).toFixed(1)} s after the SIGKILL; ${writes} writes`)
+    // The dead client's connection is closed too (not left in CLOSE-WAIT).
+    let fds = fdsWithClient
+    await poll(() => Promise.resolve((fds = fdCount(pid)) < fdsWithClient), 20_000, () => `the client's socket closed (fds ${fds}, ${fdsWithClient} with the client)`)
     writing = false
     await writer
     const r = rss.stop()
