@@ -86,8 +86,8 @@ function watchSocket(socket: Emitter, session: Http2SessionLike, gone: () => voi
  * Call `gone` once when the client of `call` is gone for good: its HTTP/2 stream was aborted or closed,
  * or its connection's socket ended or closed. Also destroys the HTTP/2 stream then, so node:http2 drops
  * the data queued for it and grpc-js reports the call cancelled; when the socket ended, the whole session
- * (the other calls on it included) is destroyed too, as grpc-go closes its transport on EOF. Returns a function that stops watching
- * (call it when the call ends normally).
+ * (the other calls on it included) is destroyed too, as grpc-go closes its transport on EOF. Returns a
+ * function that stops watching (call it when the call ends normally).
  */
 export function onClientGone(call: object, gone: () => void): () => void {
   const found = http2StreamOf(call)
