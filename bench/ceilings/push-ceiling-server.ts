@@ -12,12 +12,13 @@ import { loadEtcdProto } from '../../src/grpc/proto.js'
 import { decodeWatchRequest, type DecodedWatchRequest } from '../../src/grpc/watch-codec.js'
 import { encodeWatchResponse, type WireEvent, type WireWatchResponse } from '../../src/pkg/watch-wire.js'
 import { CANNED_HEADER, cannedKey, CEILING_SERVER_OPTIONS, parseCeilingServerArgs, runMain, serveUntilStopped, type CeilingServerArgs } from './bare-server.js'
+import type { WatchId } from '../../src/pkg/watch-id.js'
 
 type Call = ServerDuplexStream<DecodedWatchRequest, Buffer>
 
 const NO_EVENTS: readonly WireEvent[] = []
 
-function response(watchId: number, o: Partial<WireWatchResponse>): Buffer {
+function response(watchId: WatchId, o: Partial<WireWatchResponse>): Buffer {
   return encodeWatchResponse({
     header: CANNED_HEADER, watchId, created: false, canceled: false, compactRevision: 0, cancelReason: '', fragment: false, events: NO_EVENTS, ...o,
   })
@@ -34,7 +35,7 @@ function pushServiceDefinition(): ServiceDefinition {
 /** One Watch stream: its watchers' pre-encoded event responses, pushed round-robin while the stream takes them. */
 class PushStream {
   private readonly responses: Buffer[] = []
-  private readonly ids: number[] = []
+  private readonly ids: WatchId[] = []
   private next = 0
   private nextId = 0
   private waiting = false

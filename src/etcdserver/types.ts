@@ -3,6 +3,7 @@
 import type { Permission, PermissionType } from '../auth/permission.js'
 import type { KeyValue } from '../mvcc/kv.js'
 import type { WireEvent, WireWatchResponse } from '../pkg/watch-wire.js'
+import type { WatchId } from '../pkg/watch-id.js'
 
 export type { KeyValue }
 
@@ -143,8 +144,8 @@ export type WatchFilter = 'NOPUT' | 'NODELETE'
  *   there (below the compacted revision: a canceled response with compactRevision set); a future revision
  *   waits for it. Negative: refused with cancel_reason "etcdserver: mvcc: required revision has been
  *   compacted", as etcd does since etcd-io/etcd#20693.
- * - watchId: 0 or absent = the stream picks one (counting from 0, skipping IDs in use); another ID is used
- *   as is, and one already in use on the stream fails with "mvcc: duplicate watch ID provided on the
+ * - watchId: 0 or absent = the stream picks one (counting from 0, skipping IDs in use); another ID (any
+ *   int64, negative ones too; beyond the safe integers a bigint, see WatchId) is used as is, and one already in use on the stream fails with "mvcc: duplicate watch ID provided on the
  *   WatchStream".
  * - fragment: split responses over the server's limit into several, all but the last flagged `fragment`.
  */
@@ -155,14 +156,14 @@ export interface WatchCreateRequest {
   readonly progressNotify?: boolean
   readonly filters?: readonly WatchFilter[]
   readonly prevKv?: boolean
-  readonly watchId?: number
+  readonly watchId?: WatchId
   readonly fragment?: boolean
 }
 
 /** One request on a watch stream (etcd's WatchRequest oneof). */
 export type WatchRequest =
   | { readonly type: 'create'; readonly request: WatchCreateRequest }
-  | { readonly type: 'cancel'; readonly watchId: number }
+  | { readonly type: 'cancel'; readonly watchId: WatchId }
   | { readonly type: 'progress' }
 
 export type EventType = WireEvent['type']

@@ -9,6 +9,7 @@ import type { Event, KV, ReadView } from '../mvcc/kv.js'
 import { checkWatchRange, INVALID_WATCH_ID, watchFilters, type StoreWatchResponse, type WatchSink, type WatchStream } from '../mvcc/watcher.js'
 import type { WatchableStore } from '../mvcc/watchable-store.js'
 import type { CallCredentials, ResponseHeader, WatchCreateRequest, WatchEvent, WatchRequest, WatchResponse } from './types.js'
+import type { WatchId } from '../pkg/watch-id.js'
 
 /**
  * Where a ServerWatchStream writes. `trySend` carries watcher responses and may refuse (the consumer is
@@ -106,9 +107,9 @@ export class ServerWatchStream implements WatchSink {
   private readonly ctx: WatchServerContext
   private readonly out: WatchResponseSink
   private readonly ws: WatchStream
-  private readonly flags = new Map<number, WatcherFlags>()
+  private readonly flags = new Map<WatchId, WatcherFlags>()
   /** progress_notify watchers: true = nothing sent since the last tick, so the next tick reports progress. */
-  private readonly progress = new Map<number, boolean>()
+  private readonly progress = new Map<WatchId, boolean>()
   private closed = false
   /** The credentials the stream was opened with; each create is checked with them as they stand then. */
   private readonly creds: CallCredentials | undefined
@@ -176,7 +177,7 @@ export class ServerWatchStream implements WatchSink {
 
   private create(r: WatchCreateRequest): void {
     const wsrev = this.ws.rev()
-    let id: number
+    let id: WatchId
     try {
       // Before the range and revision checks, as etcd's recvLoop. Unlike 3.4.23, a range_end of "\0" is
       // checked as the range to the last key, not as the single key `key` (see README "Deviations").
@@ -204,7 +205,7 @@ export class ServerWatchStream implements WatchSink {
     this.out.sendControl(this.response(wsrev, id, { created: true }))
   }
 
-  private cancel(id: number): void {
+  private cancel(id: WatchId): void {
     if (this.ws.get(id) === undefined) return // etcd ignores a cancel of an unknown ID
     this.ws.cancel(id)
     this.flags.delete(id)
@@ -263,7 +264,7 @@ export class ServerWatchStream implements WatchSink {
     return (this.header0 = this.ctx.header(revision))
   }
 
-  private response(revision: number, watchId: number, o: Partial<Omit<WatchResponse, 'header' | 'watchId'>>): WatchResponse {
+  private response(revision: number, watchId: WatchId, o: Partial<Omit<WatchResponse, 'header' | 'watchId'>>): WatchResponse {
     return {
       header: this.header(revision),
       watchId,

@@ -6,6 +6,7 @@
 // protobufjs.
 import { encodeEvent, encodeWatchResponse, fixedSize, writeFixedFields, type WireEvent } from '../pkg/watch-wire.js'
 import { encodeHeaderField } from '../pkg/header-wire.js'
+import { watchIdOf, type WatchId } from '../pkg/watch-id.js'
 import { lenFieldSize, Reader, writeVarint, WIRE_LEN, WIRE_VARINT } from '../pkg/proto-wire.js'
 import type { WatchCreateRequest, WatchFilter, WatchRequest, WatchResponse } from '../etcdserver/types.js'
 
@@ -32,7 +33,7 @@ function decodeCreate(buf: Uint8Array): WatchCreateRequest {
   let progressNotify = false
   const filters: WatchFilter[] = []
   let prevKv = false
-  let watchId = 0
+  let watchId: WatchId = 0
   let fragment = false
   const rd = new Reader(buf)
   while (!rd.done) {
@@ -54,7 +55,7 @@ function decodeCreate(buf: Uint8Array): WatchCreateRequest {
         case 4: progressNotify = rd.bool(); break
         case 5: addFilter(filters, rd.varint()); break
         case 6: prevKv = rd.bool(); break
-        case 7: watchId = rd.varint(); break
+        case 7: watchId = watchIdOf(rd.bigVarint()); break
         case 8: fragment = rd.bool(); break
         default: rd.skip(wt)
       }
@@ -63,12 +64,12 @@ function decodeCreate(buf: Uint8Array): WatchCreateRequest {
   return { key, rangeEnd, startRevision, progressNotify, filters, prevKv, watchId, fragment }
 }
 
-function decodeCancel(buf: Uint8Array): number {
-  let watchId = 0
+function decodeCancel(buf: Uint8Array): WatchId {
+  let watchId: WatchId = 0
   const rd = new Reader(buf)
   while (!rd.done) {
     const tag = rd.varint()
-    if (tag === ((1 << 3) | WIRE_VARINT)) watchId = rd.varint()
+    if (tag === ((1 << 3) | WIRE_VARINT)) watchId = watchIdOf(rd.bigVarint())
     else rd.skip(tag & 7)
   }
   return watchId

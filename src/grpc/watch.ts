@@ -18,6 +18,8 @@ import { decodeWatchRequest, encodeWatchResponseTransient, type DecodedWatchRequ
 import { toServiceError, type ErrorReporter } from './status.js'
 import { credentialsOf } from './interceptor.js'
 import { batchOutOf, SendError, StreamWriter } from './stream-writer.js'
+import { onClientGone } from './call-liveness.js'
+import type { WatchId } from '../pkg/watch-id.js'
 
 /** Most revisions appended into one queued response (bounds what a backlogged stream holds). */
 const MERGE_MAX_REVS = 16
@@ -75,7 +77,7 @@ function serveWatch(server: EtcdServer, call: ServerDuplexStream<DecodedWatchReq
   let done = false
   let stream: ServerWatchStream | undefined
   /** Each watcher's last queued events response, which later events may join until the writer seals it. */
-  const lastEvents = new Map<number, QueuedResponse>()
+  const lastEvents = new Map<WatchId, QueuedResponse>()
   /** Nothing queued so far may take more events (Map.clear() allocates a fresh table even when empty). */
   const stopAppending = (): void => {
     if (lastEvents.size !== 0) lastEvents.clear()
@@ -93,8 +95,10 @@ function serveWatch(server: EtcdServer, call: ServerDuplexStream<DecodedWatchReq
     server.watchable.kickVictims()
   }
   const writer = new StreamWriter<WatchResponse>(batchOutOf(call), sent, stopAppending)
+  let unwatchClient: () => void = () => undefined
   const finish = (): void => {
     calls.remove(stop)
+    unwatchClient()
     if (done) return
     done = true
     writer.close()
@@ -174,12 +178,11 @@ function serveWatch(server: EtcdServer, call: ServerDuplexStream<DecodedWatchReq
       report(err)
     }
   })
-  // The client half-closed: etcd's recvLoop sees EOF and the call ends with OK, after what is queued.
-  call.on('end', () => {
-    writer.flushNow()
-    finish()
-    call.end()
-  })
+  // No 'end' handler: when the client half-closes, etcd's recvLoop returns on EOF without ending the call,
+  // so the stream stays open and its watchers go on sending until the client cancels or goes away
+  // (grpc-gateway's watch half-closes once it has sent its create request).
+  // A client that dies while a write waits for flow-control window is never reported by grpc-js.
+  unwatchClient = onClientGone(call, finish)
   call.on('cancelled', finish)
   call.on('error', finish)
   call.on('close', finish)

@@ -23,6 +23,7 @@ import { bytesToRev, isTombstone, revToBytes } from './revision.js'
 import { RecentEvents } from './watchable-store-recent.js'
 import { WatcherGroup, newWatcherBatch, type EventBatch } from './watcher-group.js'
 import { WatchStream, type WatchSink, type Watcher } from './watcher.js'
+import type { WatchId } from '../pkg/watch-id.js'
 
 export interface WatchableStoreOptions {
   /** Unsynced watchers served per catch-up round (etcd's maxWatchersPerSync). */
@@ -221,7 +222,7 @@ export class WatchableStore implements TxnObserver {
    * if every watcher is synced and none waits for a future start revision (etcd 3.4.25+, #20291). False if
    * not sent (not all synced, no watchers, or the sink is full).
    */
-  progressIfSync(watchers: Iterable<Watcher>, responseId: number): boolean {
+  progressIfSync(watchers: Iterable<Watcher>, responseId: WatchId): boolean {
     const rev = this.notified
     let first: Watcher | undefined
     for (const w of watchers) {

@@ -3,6 +3,7 @@ import { bytesToLatin1, compareBytes, FROM_KEY, type RangeEnd } from '../pkg/byt
 import { DuplicateWatchIdError, EmptyWatcherRangeError, WatcherNotExistError } from './errors.js'
 import type { Event } from './kv.js'
 import type { WatchableStore } from './watchable-store.js'
+import type { WatchId } from '../pkg/watch-id.js'
 
 /** watch_id 0 in a create request: the stream picks the ID (etcd's clientv3.AutoWatchID). */
 export const AUTO_WATCH_ID = 0
@@ -25,7 +26,7 @@ export function watchFilters(noPut: boolean, noDelete: boolean): WatchFilters {
 
 /** What the store hands a stream (etcd's mvcc.WatchResponse). */
 export interface StoreWatchResponse {
-  readonly watchId: number
+  readonly watchId: WatchId
   /** Events in revision order; empty for a progress notification or a compacted response. */
   readonly events: readonly Event[]
   /** The store revision the watcher has now seen everything up to (0 in a compacted response, as etcd). */
@@ -48,7 +49,7 @@ export type WatcherState = 'synced' | 'unsynced' | 'victim' | 'gone'
 
 /** One watcher. Fields other than the identity ones are the store's to change. */
 export class Watcher {
-  readonly id: number
+  readonly id: WatchId
   /** The key as an order-preserving string, for the single-key map. */
   readonly keyStr: string
   /** The key's bytes, kept only by range watchers (memory: a watcher costs a few hundred bytes). */
@@ -63,7 +64,7 @@ export class Watcher {
   minRev: number
   state: WatcherState = 'gone'
 
-  constructor(id: number, key: Uint8Array, end: RangeEnd, startRev: number, filters: WatchFilters, stream: WatchStream) {
+  constructor(id: WatchId, key: Uint8Array, end: RangeEnd, startRev: number, filters: WatchFilters, stream: WatchStream) {
     this.id = id
     this.keyStr = bytesToLatin1(key)
     this.keyBytes = end === undefined ? undefined : key
@@ -100,7 +101,7 @@ export class Watcher {
 export class WatchStream {
   readonly sink: WatchSink
   private readonly store: WatchableStore
-  private readonly watchers = new Map<number, Watcher>()
+  private readonly watchers = new Map<WatchId, Watcher>()
   private nextId = 0
   private closed = false
   /** A progress request is waiting for every watcher to be synced (etcd 3.4.25+ deferredProgress). */
@@ -116,7 +117,9 @@ export class WatchStream {
    * id AUTO_WATCH_ID picks the lowest free ID counting up from the last one picked.
    * Throws EmptyWatcherRangeError (key >= end, or the stream is closed, as etcd) or DuplicateWatchIdError.
    */
-  watch(id: number, key: Uint8Array, end: RangeEnd, startRev: number, filters: WatchFilters = NO_FILTERS): number {
+  watch(id: number, key: Uint8Array, end: RangeEnd, startRev: number, filters?: WatchFilters): number
+  watch(id: WatchId, key: Uint8Array, end: RangeEnd, startRev: number, filters?: WatchFilters): WatchId
+  watch(id: WatchId, key: Uint8Array, end: RangeEnd, startRev: number, filters: WatchFilters = NO_FILTERS): WatchId {
     checkWatchRange(key, end)
     if (this.closed) throw new EmptyWatcherRangeError()
     if (id === AUTO_WATCH_ID) {
@@ -130,7 +133,7 @@ export class WatchStream {
   }
 
   /** Remove a watcher; WatcherNotExistError if the stream has no such ID. */
-  cancel(id: number): void {
+  cancel(id: WatchId): void {
     const w = this.watchers.get(id)
     if (w === undefined) throw new WatcherNotExistError()
     this.watchers.delete(id)
@@ -138,7 +141,7 @@ export class WatchStream {
   }
 
   /** The watcher with this ID, if any. */
-  get(id: number): Watcher | undefined {
+  get(id: WatchId): Watcher | undefined {
     return this.watchers.get(id)
   }
 
@@ -153,7 +156,7 @@ export class WatchStream {
   }
 
   /** Progress for one watcher: sent only if it is synced and its sink has room (etcd's RequestProgress). */
-  requestProgress(id: number): void {
+  requestProgress(id: WatchId): void {
     const w = this.watchers.get(id)
     if (w !== undefined) this.store.progressIfSync([w], w.id)
   }

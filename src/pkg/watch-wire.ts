@@ -2,7 +2,8 @@
 // matching watcher, so an event's bytes are computed once and reused for every response that carries it.
 import { encodeHeaderField, type WireHeader } from './header-wire.js'
 import { keyValueSize, writeKeyValue, type WireKeyValue } from './keyvalue-wire.js'
-import { lenFieldSize, varintSize, writeVarint, writeVarintField, WIRE_LEN } from './proto-wire.js'
+import { bigVarintSize, lenFieldSize, varintSize, writeBigVarint, writeVarint, writeVarintField, WIRE_LEN, WIRE_VARINT } from './proto-wire.js'
+import type { WatchId } from './watch-id.js'
 
 /** The fields of mvccpb.Event (structurally the domain WatchEvent). */
 export interface WireEvent {
@@ -14,7 +15,7 @@ export interface WireEvent {
 /** The fields of etcdserverpb.WatchResponse (structurally the domain WatchResponse). */
 export interface WireWatchResponse {
   readonly header: WireHeader
-  readonly watchId: number
+  readonly watchId: WatchId
   readonly created: boolean
   readonly canceled: boolean
   readonly compactRevision: number
@@ -53,7 +54,7 @@ const EVENTS_TAG = (11 << 3) | WIRE_LEN
 
 /** Encoded size of a WatchResponse's fields other than its events (header and cancel reason already encoded). */
 export function fixedSize(r: WireWatchResponse, headerLen: number, reasonLen: number): number {
-  return headerLen + (r.watchId ? 1 + varintSize(r.watchId) : 0) + (r.created ? 2 : 0) + (r.canceled ? 2 : 0) +
+  return headerLen + (r.watchId ? 1 + (typeof r.watchId === 'bigint' ? bigVarintSize(r.watchId) : varintSize(r.watchId)) : 0) + (r.created ? 2 : 0) + (r.canceled ? 2 : 0) +
     (r.compactRevision ? 1 + varintSize(r.compactRevision) : 0) + (reasonLen ? lenFieldSize(reasonLen) : 0) + (r.fragment ? 2 : 0)
 }
 
@@ -64,7 +65,10 @@ export function fixedSize(r: WireWatchResponse, headerLen: number, reasonLen: nu
 export function writeFixedFields(out: Uint8Array, r: WireWatchResponse, header: Uint8Array, reason: Uint8Array | undefined): number {
   out.set(header, 0)
   let pos = header.length
-  if (r.watchId) pos = writeVarintField(out, pos, 2, r.watchId)
+  if (typeof r.watchId === 'bigint') {
+    out[pos++] = (2 << 3) | WIRE_VARINT
+    pos = writeBigVarint(out, pos, r.watchId)
+  } else if (r.watchId) pos = writeVarintField(out, pos, 2, r.watchId)
   if (r.created) pos = writeVarintField(out, pos, 3, 1)
   if (r.canceled) pos = writeVarintField(out, pos, 4, 1)
   if (r.compactRevision) pos = writeVarintField(out, pos, 5, r.compactRevision)

@@ -5,6 +5,7 @@ import type { Prng } from '../helpers/prng.js'
 import type { WatchCreateRequest, WatchFilter } from '../../src/etcdserver/types.js'
 import { prefixEnd } from '../../src/pkg/bytes.js'
 import { b, KEYS, RequestGen, type GenState, type Op } from './gen.js'
+import type { WatchId } from '../../src/pkg/watch-id.js'
 
 /** Streams the generator drives, besides stream 0 (the history stream, which only the harness touches). */
 export const RANDOM_STREAMS = 3
@@ -12,13 +13,13 @@ export const RANDOM_STREAMS = 3
 export type WatchOp =
   | { readonly kind: 'write'; readonly op: Op }
   | { readonly kind: 'create'; readonly stream: number; readonly req: WatchCreateRequest }
-  | { readonly kind: 'cancel'; readonly stream: number; readonly watchId: number }
+  | { readonly kind: 'cancel'; readonly stream: number; readonly watchId: WatchId }
   | { readonly kind: 'compact'; readonly op: Op }
   | { readonly kind: 'reopen'; readonly stream: number }
 
 export interface WatchGenState extends GenState {
   /** Per stream: watch IDs registered on the reference (compacted watchers included: etcd keeps their IDs). */
-  readonly liveIds: number[][]
+  readonly liveIds: WatchId[][]
 }
 
 /** IDs a client may pick itself: small ones collide with auto-assigned IDs on purpose. */
@@ -95,7 +96,7 @@ export class WatchOpGen {
     }
   }
 
-  private cancelId(stream: number): number {
+  private cancelId(stream: number): WatchId {
     const live = this.s.liveIds[stream] ?? []
     // Mostly a registered ID; sometimes any small ID (unknown or already canceled: no answer expected).
     return live.length > 0 && this.r.chance(0.8) ? this.r.pick(live) : this.r.int(10)

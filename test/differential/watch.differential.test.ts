@@ -42,6 +42,7 @@ import { rawWatchClient, WatchStreamEnded, type TestWatchStream } from '../helpe
 import { b, callOf } from './gen.js'
 import { normError, normResponse, show, showRequest } from './normalize.js'
 import { expected, RANDOM_STREAMS, WatchOpGen, type HistoryEvent, type WatchGenState, type WatchOp } from './watch-gen.js'
+import type { WatchId } from '../../src/pkg/watch-id.js'
 
 const SEEDS = seedsFromEnv('WATCH_DIFF_SEEDS', [1, 2, 3])
 const OPS = Number(process.env['WATCH_DIFF_OPS'] ?? 150)
@@ -177,7 +178,7 @@ interface Routed {
   /** Responses for no known watcher (an ID never announced, or one that arrived before its created). */
   readonly orphans: WatchResponse[]
   /** Watch ID -> index into incs, for IDs registered now (a compacted watcher keeps its ID, as in etcd). */
-  readonly live: Map<number, number>
+  readonly live: Map<WatchId, number>
 }
 
 /**
@@ -188,7 +189,7 @@ interface Routed {
 function route(log: StreamLog): Routed {
   const incs: Incarnation[] = log.creates.map((meta) => ({ meta, created: undefined, rest: [] }))
   const orphans: WatchResponse[] = []
-  const live = new Map<number, number>()
+  const live = new Map<WatchId, number>()
   let next = 0
   for (const r of log.responses) {
     if (r.created) {
@@ -254,7 +255,7 @@ class Side {
     log.stream.send({ type: 'create', request: meta.req })
   }
 
-  cancel(s: number, watchId: number): void {
+  cancel(s: number, watchId: WatchId): void {
     this.slot(s).stream.send({ type: 'cancel', watchId })
   }
 

@@ -31,6 +31,7 @@ import { rawTestClient } from '../compliance/adapters/raw.js'
 import type { EtcdTestClient } from '../compliance/client.js'
 import { Prng, seedsFromEnv } from '../helpers/prng.js'
 import { cpuSeconds, grpcWatchCall, prefixEnd, startTarget, stressScale, stressTargets, watchConnection, withDeadline, type WatchCall, type WatchClient } from './lib.js'
+import type { WatchId } from '../../src/pkg/watch-id.js'
 
 const SCALE = stressScale()
 const CONNECTIONS = 4
@@ -73,7 +74,7 @@ interface Watcher {
   readonly startRevision: number
   readonly stream: StreamState
   readonly requestedId: number
-  watchId: number | undefined
+  watchId: WatchId | undefined
   createdRev: number | undefined
   readonly events: Ev[]
   responses: number
@@ -91,7 +92,7 @@ interface StreamState {
   readonly explicitIds: boolean
   call: WatchCall | undefined
   readonly pending: Watcher[]
-  readonly byId: Map<number, Watcher>
+  readonly byId: Map<WatchId, Watcher>
   nextId: number
   problem: string | undefined
 }

@@ -83,7 +83,7 @@ const buf = (b: Uint8Array): Buffer => Buffer.from(b.buffer, b.byteOffset, b.byt
 function set<T extends object, K extends keyof T>(o: T, k: K, v: T[K] | undefined): void {
   if (v !== undefined) o[k] = v
 }
-const i64 = (n: number | undefined): string | undefined => (n === undefined ? undefined : String(n))
+const i64 = (n: number | bigint | undefined): string | undefined => (n === undefined ? undefined : String(n))
 const optBuf = (b: Uint8Array | undefined): Buffer | undefined => (b === undefined ? undefined : buf(b))
 /**
  * A range_end is sent only when non-empty. The domain says "absent or empty: the single key", and that is

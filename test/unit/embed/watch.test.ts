@@ -6,6 +6,7 @@ import { openEtcd, type Etcd } from '../../../src/embed/etcd.js'
 import { WATCH_STREAM_BUFFER, type Watcher } from '../../../src/embed/watch.js'
 import { CompactedError, EmptyWatcherRangeError } from '../../../src/mvcc/errors.js'
 import type { WatchResponse } from '../../../src/etcdserver/types.js'
+import type { WatchId } from '../../../src/pkg/watch-id.js'
 
 const b = (s: string): Uint8Array => Buffer.from(s)
 const str = (u: Uint8Array): string => Buffer.from(u).toString()
@@ -131,7 +132,7 @@ describe('etcd.watchStream() with a consumer that stops reading', () => {
       // Nobody reads while 300 writes x 4 watchers = 1200 responses would be produced.
       const writes = 300
       for (let i = 0; i < writes; i++) await etcd.put({ key: b('k'), value: b(String(i)) })
-      const seen = new Map<number, number[]>()
+      const seen = new Map<WatchId, number[]>()
       let responses = 0
       for (;;) {
         const r = await ws.next()

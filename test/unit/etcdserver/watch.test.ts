@@ -12,6 +12,7 @@ import { ServerWatchStream, type WatchResponseSink } from '../../../src/etcdserv
 import type { WatchCreateRequest, WatchEvent, WatchResponse } from '../../../src/etcdserver/types.js'
 import { ERROR_MESSAGES } from '../../../src/pkg/errors.js'
 import { watchResponseSize } from '../../../src/pkg/watch-wire.js'
+import type { WatchId } from '../../../src/pkg/watch-id.js'
 
 const b = (s: string): Uint8Array => new Uint8Array(Buffer.from(s, 'latin1'))
 const str = (u: Uint8Array): string => Buffer.from(u).toString('latin1')
@@ -350,7 +351,7 @@ describe('ServerWatchStream: progress', () => {
       create(ws, { key: b('quiet'), progressNotify: true }) // 1
       create(ws, { key: b('busy') }) // 2: no progress_notify
       await put(s, 'other', '1')
-      const ticks: Array<Array<[number, number]>> = []
+      const ticks: Array<Array<[WatchId, number]>> = []
       const tick = (): void => {
         const n = out.got.length
         ws.tickProgress()

@@ -15,6 +15,7 @@ import {
 import { encodeWatchResponse, watchResponseSize } from '../../../src/pkg/watch-wire.js'
 import type { KeyValue, WatchCreateRequest, WatchEvent, WatchFilter, WatchResponse } from '../../../src/etcdserver/types.js'
 import { Prng, seedsFromEnv } from '../../helpers/prng.js'
+import { watchIdOf, type WatchId } from '../../../src/pkg/watch-id.js'
 
 const root = new protobuf.Root()
 root.resolvePath = (_origin, target) => `${PROTO_DIR}/${target}`
@@ -92,12 +93,12 @@ function oracleCreate(body: Uint8Array): WatchCreateRequest {
       return f === undefined ? [] : [f]
     }),
     prevKv: o.prev_kv,
-    watchId: Number(o.watch_id),
+    watchId: watchIdOf(BigInt(o.watch_id)),
     fragment: o.fragment,
   }
 }
 
-const oracleCancel = (body: Uint8Array): number => Number((CancelT.toObject(CancelT.decode(body), OBJ) as { watch_id: string }).watch_id)
+const oracleCancel = (body: Uint8Array): WatchId => watchIdOf(BigInt((CancelT.toObject(CancelT.decode(body), OBJ) as { watch_id: string }).watch_id))
 
 /** Normalise byte views to Buffers so deepEqual compares contents. */
 function norm(req: DecodedWatchRequest): unknown {
@@ -305,6 +306,11 @@ describe('Watch wire codec: responses', () => {
       resp: { ...base, watchId: -1, created: true, canceled: true, cancelReason: 'mvcc: watcher range is empty' },
       check: (o) => assert.deepEqual([o['watch_id'], o['created'], o['canceled'], o['cancel_reason']], ['-1', true, true, 'mvcc: watcher range is empty']),
     },
+    ...[9007199254740993n, 9223372036854775807n, -9223372036854775808n].map((id) => ({
+      name: `a client-chosen watch_id beyond the safe integers: ${id}`,
+      resp: { ...base, watchId: id, created: true },
+      check: (o: Record<string, unknown>) => assert.equal(o['watch_id'], String(id)),
+    })),
     {
       name: 'a compacted response carries compact_revision',
       resp: { ...base, watchId: 4, canceled: true, compactRevision: 17 },

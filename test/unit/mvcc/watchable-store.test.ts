@@ -16,6 +16,7 @@ import type { Event } from '../../../src/mvcc/kv.js'
 import { WatchableStore, type WatchableStoreOptions } from '../../../src/mvcc/watchable-store.js'
 import { INVALID_WATCH_ID, type StoreWatchResponse, type WatchSink, type WatchStream } from '../../../src/mvcc/watcher.js'
 import { Prng, seedsFromEnv } from '../../helpers/prng.js'
+import type { WatchId } from '../../../src/pkg/watch-id.js'
 
 const b = (s: string): Uint8Array => new Uint8Array(Buffer.from(s, 'latin1'))
 const str = (u: Uint8Array): string => Buffer.from(u).toString('latin1')
@@ -73,11 +74,11 @@ class Sink implements WatchSink {
     return true
   }
 
-  responses(id: number): StoreWatchResponse[] {
+  responses(id: WatchId): StoreWatchResponse[] {
     return this.got.filter((r) => r.watchId === id)
   }
 
-  events(id: number): string[] {
+  events(id: WatchId): string[] {
     return this.responses(id).flatMap((r) => r.events.map(fmt))
   }
 }

@@ -26,7 +26,7 @@ function watcher(key: Uint8Array, end: RangeEnd, minRev = 1): Watcher {
   return w
 }
 
-const ids = (ws: Iterable<Watcher>): number[] => [...ws].map((w) => w.id).sort((x, y) => x - y)
+const ids = (ws: Iterable<Watcher>): number[] => [...ws].map((w) => Number(w.id)).sort((x, y) => x - y)
 
 /** Every call of forEachMatch, duplicates kept (the contract says each watcher at most once per call). */
 function matched(g: WatcherGroup, key: Uint8Array): number[] {
