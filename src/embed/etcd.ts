@@ -429,8 +429,8 @@ export class Etcd implements AsyncDisposable {
   private readonly metricsClosers: (() => Promise<void>)[] = []
 
   /**
-   * Serve /metrics and /health over plain HTTP on host:port (etcd's --listen-metrics-urls; port 0 picks a
-   * free one). Default 127.0.0.1:2381, the port etcd deployments customarily use for metrics. The client port
+   * Serve /metrics, /health, /livez and /readyz over plain HTTP on host:port (etcd's --listen-metrics-urls;
+   * port 0 picks a free one). Default 127.0.0.1:2381, the port etcd deployments customarily use for metrics. The client port
    * of listen() serves the same endpoints (and /version) without this. Closed by close().
    */
   async listenMetrics(opts: ListenOptions = {}): Promise<Listener> {

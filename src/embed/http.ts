@@ -1,13 +1,15 @@
 // The HTTP endpoints etcd serves beside gRPC (etcd 3.5 server/etcdserver/api/etcdhttp: metrics.go, version.go):
 // /health, /metrics and /version on the client URL (same port as gRPC, see grpc/server.ts), and /metrics and
 // /health alone on --listen-metrics-urls. /health follows 3.5 ({"health":"true","reason":""}, ?exclude=ALARM,
-// ?serializable=true), not 3.4 ({"health":"true"}), matching the 3.5 version etcdlite reports.
+// ?serializable=true), not 3.4 ({"health":"true"}), matching the 3.5 version etcdlite reports. Both kinds of
+// listener also serve etcd 3.5.11+'s /livez and /readyz and their per-check sub-paths (health-checks.ts).
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { EtcdServer } from '../etcdserver/etcd-server.js'
 import { majorMinor, serverMetrics } from '../etcdserver/metrics.js'
 import type { AlarmType } from '../etcdserver/types.js'
 import { isEtcdError } from '../pkg/errors.js'
+import { checksFor, runHealthChecks } from './health-checks.js'
 
 /** Which endpoints a listener serves: the client URL's, or a metrics URL's (no /version, as in etcd). */
 export type HttpEndpoints = 'client' | 'metrics'
@@ -54,7 +56,10 @@ export function checkHealth(server: EtcdServer, excluded: ReadonlySet<string>, s
  * The request handler for one kind of listener. GET /health answers 200 with the JSON body, or 503 with the
  * body and a newline (Go's http.Error); other methods get 405. /metrics is the Prometheus text format for any
  * method (promhttp). /version (client URL only, GET only) is {"etcdserver":"3.5.17","etcdcluster":"3.5.0"}.
- * Anything else is Go's "404 page not found".
+ * /livez, /readyz and their sub-paths answer as etcd's newHealthHandler: GET only (405 with Allow: GET
+ * otherwise); 503 with every check's line and Go's http.Error newline when one fails, verbose or not; else 200
+ * "ok\n", after the "[+]name ok" lines when the query has `verbose` (any value). Anything else is Go's
+ * "404 page not found".
  */
 export function httpHandler(server: EtcdServer, endpoints: HttpEndpoints): RequestListener {
   const metrics = serverMetrics(server)
@@ -82,6 +87,20 @@ export function httpHandler(server: EtcdServer, endpoints: HttpEndpoints): Reque
     res.writeHead(200, { 'Content-Type': 'application/json' })
     res.end(JSON.stringify({ etcdserver: v, etcdcluster: `${majorMinor(v)}.0` }))
   }
+  const namedChecks = (req: IncomingMessage, res: ServerResponse, url: URL, sel: NonNullable<ReturnType<typeof checksFor>>): void => {
+    if (req.method !== 'GET') {
+      httpError(res, 405, 'Method Not Allowed', { Allow: 'GET' })
+      return
+    }
+    const h = runHealthChecks(server, sel.type, sel.names)
+    for (const [name, ok] of h.results) metrics.namedCheckRun(sel.type, name, ok)
+    if (!h.ok) {
+      httpError(res, 503, h.reason)
+      return
+    }
+    res.writeHead(200, { 'Content-Type': TEXT, 'X-Content-Type-Options': 'nosniff' })
+    res.end(`${url.searchParams.has('verbose') ? h.reason : ''}ok\n`)
+  }
   const prometheus = (res: ServerResponse): void => {
     metrics.metrics().then(
       (text) => {
@@ -106,8 +125,14 @@ export function httpHandler(server: EtcdServer, endpoints: HttpEndpoints): Reque
           return
         }
         break
-      default:
+      default: {
+        const sel = checksFor(url.pathname, url)
+        if (sel !== undefined) {
+          namedChecks(req, res, url, sel)
+          return
+        }
         break
+      }
     }
     httpError(res, 404, '404 page not found')
   }

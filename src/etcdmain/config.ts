@@ -36,7 +36,7 @@ export interface Config {
   /** Auto-compaction: mode and the raw retention value, in etcd's flag syntax ("0" disables). */
   readonly autoCompactionMode: 'periodic' | 'revision'
   readonly autoCompactionRetention: string
-  /** Extra plain-HTTP listeners for /metrics and /health. */
+  /** Extra plain-HTTP listeners for /metrics, /health, /livez and /readyz. */
   readonly listenMetricsUrls: readonly ClientUrl[]
   /** The etcd version Status reports. */
   readonly etcdVersion: string

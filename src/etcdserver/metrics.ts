@@ -41,6 +41,8 @@ export class ServerMetrics {
   readonly registry = new Registry()
   private readonly healthSuccess: Counter
   private readonly healthFailures: Counter
+  private readonly healthcheck: Gauge
+  private readonly healthchecksTotal: Counter
   private readonly sources: ServerMetricsSources
 
   constructor(server: EtcdServer, sources: ServerMetricsSources) {
@@ -79,6 +81,10 @@ export class ServerMetrics {
     gauge('etcd_server_quota_backend_bytes', 'Current backend storage quota size in bytes.', sources.quotaBackendBytes)
     this.healthSuccess = new Counter({ name: 'etcd_server_health_success', help: 'The total number of successful health checks', registers })
     this.healthFailures = new Counter({ name: 'etcd_server_health_failures', help: 'The total number of failed health checks', registers })
+    this.healthcheck = new Gauge({ name: 'etcd_server_healthcheck', help: 'The result of each kind of healthcheck.', labelNames: ['name', 'type'], registers })
+    this.healthchecksTotal = new Counter({
+      name: 'etcd_server_healthchecks_total', help: 'The total number of each kind of healthcheck.', labelNames: ['name', 'status', 'type'], registers,
+    })
 
     gauge('etcd_debugging_mvcc_current_revision', 'The current revision of store.', () => server.kv.rev())
     gauge('etcd_debugging_mvcc_compact_revision', 'The revision of the last compaction in store.', () => server.kv.compactRev())
@@ -105,6 +111,16 @@ export class ServerMetrics {
   /** Count one /health answer (etcd_server_health_success / _failures). */
   healthChecked(ok: boolean): void {
     ;(ok ? this.healthSuccess : this.healthFailures).inc()
+  }
+
+  /**
+   * Record one named check of /livez or /readyz (etcd's recordMetrics): etcd_server_healthcheck{type,name} 1 or 0,
+   * and etcd_server_healthchecks_total{type,name,status="success"|"error"}.
+   */
+  namedCheckRun(type: string, name: string, ok: boolean): void {
+    // Labels in sorted order, as Go's client prints them.
+    this.healthcheck.set({ name, type }, ok ? 1 : 0)
+    this.healthchecksTotal.inc({ name, status: ok ? 'success' : 'error', type })
   }
 
   /** The Prometheus text exposition: this server's metrics and the process's. */

@@ -3,6 +3,8 @@
 // histogram etcdlite always shows): status codes, content types, bodies, and the metrics both expose after
 // the same calls. Then etcdlite alone: HTTP/1.1 and gRPC at once on one port, first bytes split across
 // reads, the --listen-metrics-urls listener (embedded and CLI), and a shutdown that leaves nothing open.
+// Last, etcd 3.5.11+'s /livez and /readyz (etcdlite alone: etcd 3.4.23 has neither): exact bodies and status
+// codes for ok, ?verbose, ?exclude=, the per-check sub-paths, a CORRUPT alarm, unknown names, a stopped server.
 //
 // The client port is served by GrpcServer with embed/http.ts's handler, which is what Etcd.listen() wires.
 // etcdlite answers /health as etcd 3.5 does ({"health":"true","reason":""}); etcd 3.4.23 leaves out "reason".
@@ -15,7 +17,7 @@ import { connect, type Socket } from 'node:net'
 import { createInterface } from 'node:readline'
 import * as grpc from '@grpc/grpc-js'
 import { openEtcd, type Etcd } from '../../src/embed/etcd.js'
-import { checkHealth, httpHandler } from '../../src/embed/http.js'
+import { checkHealth, httpHandler, HttpListener } from '../../src/embed/http.js'
 import { GrpcServer } from '../../src/grpc/server.js'
 import { loadEtcdProto } from '../../src/grpc/proto.js'
 import { rawClient, unary } from '../helpers/grpc-client.js'
@@ -348,6 +350,151 @@ describe('etcdlite: metrics listener and shutdown', () => {
       wc.close()
       for (const s of sockets) s.destroy()
       await t.close()
+    }
+  })
+})
+
+describe('etcdlite: /livez and /readyz (etcd 3.5.11+)', () => {
+  let t: Awaited<ReturnType<typeof etcdliteTarget>>
+  before(async () => {
+    t = await etcdliteTarget()
+  })
+  after(() => t.close())
+
+  const ALL_READY = '[+]data_corruption ok\n[+]serializable_read ok\n[+]linearizable_read ok\n'
+  const healthy = [
+    ['/livez', 'ok\n'],
+    ['/readyz', 'ok\n'],
+    ['/livez?verbose', '[+]serializable_read ok\nok\n'],
+    ['/livez?verbose=false', '[+]serializable_read ok\nok\n'],
+    ['/readyz?verbose', `${ALL_READY}ok\n`],
+    ['/readyz?verbose&exclude=linearizable_read', '[+]data_corruption ok\n[+]serializable_read ok\nok\n'],
+    ['/readyz?verbose&exclude=data_corruption&exclude=serializable_read', '[+]linearizable_read ok\nok\n'],
+    ['/readyz?verbose&exclude=no_such_check', `${ALL_READY}ok\n`],
+    ['/readyz?verbose&exclude=', `${ALL_READY}ok\n`],
+    ['/livez?verbose&exclude=serializable_read', 'ok\n'],
+    ['/livez/serializable_read', 'ok\n'],
+    ['/livez/serializable_read?verbose', '[+]serializable_read ok\nok\n'],
+    ['/readyz/data_corruption?verbose', '[+]data_corruption ok\nok\n'],
+    ['/readyz/serializable_read?verbose', '[+]serializable_read ok\nok\n'],
+    ['/readyz/linearizable_read?verbose&exclude=linearizable_read', '[+]linearizable_read ok\nok\n'],
+  ] as const
+  for (const [path, body] of healthy) {
+    it(`GET ${path} answers 200 ${JSON.stringify(body)}`, async () => {
+      const r = await http(t.endpoint, path)
+      assert.deepEqual([r.status, r.body], [200, body])
+      assert.equal(r.headers['content-type'], TEXT)
+      assert.equal(r.headers['x-content-type-options'], 'nosniff')
+    })
+  }
+
+  for (const path of ['/livez/', '/readyz/', '/livez/no_such_check', '/livez/linearizable_read', '/livez/data_corruption', '/readyz/serializable_read/x', '/livezz']) {
+    it(`GET ${path} is 404`, async () => {
+      const r = await http(t.endpoint, path)
+      assert.deepEqual([r.status, r.body], [404, '404 page not found\n'])
+    })
+  }
+
+  for (const path of ['/livez', '/readyz/linearizable_read']) {
+    it(`POST ${path} is not allowed`, async () => {
+      const r = await http(t.endpoint, path, 'POST')
+      assert.deepEqual([r.status, r.body, r.headers['allow']], [405, 'Method Not Allowed\n', 'GET'])
+    })
+  }
+
+  it('a CORRUPT alarm fails /readyz and /readyz/data_corruption with 503 and every line, verbose or not; /livez stays ok', async () => {
+    const kv = rawClient(t.endpoint)
+    const mc = new (loadEtcdProto().etcdserverpb.Maintenance)(t.endpoint, grpc.credentials.createInsecure())
+    const alarm = unary(mc, 'Alarm')
+    try {
+      const header = (await kv.kv.Range({ key: Buffer.from('x') }))['header'] as { member_id: string }
+      await alarm({ action: 'ACTIVATE', memberID: header.member_id, alarm: 'CORRUPT' })
+      try {
+        const failed = '[-]data_corruption failed: alarm activated: CORRUPT\n[+]serializable_read ok\n[+]linearizable_read ok\n\n'
+        const cases = [
+          ['/readyz', 503, failed],
+          ['/readyz?verbose', 503, failed],
+          ['/readyz/data_corruption', 503, '[-]data_corruption failed: alarm activated: CORRUPT\n\n'],
+          ['/readyz?exclude=data_corruption', 200, 'ok\n'],
+          ['/readyz/serializable_read', 200, 'ok\n'],
+          ['/livez', 200, 'ok\n'],
+        ] as const
+        for (const [path, status, body] of cases) {
+          const r = await http(t.endpoint, path)
+          assert.deepEqual([r.status, r.body], [status, body], path)
+          assert.equal(r.headers['content-type'], TEXT, path)
+          assert.equal(r.headers['x-content-type-options'], 'nosniff', path)
+        }
+        const m = parseMetrics((await http(t.endpoint, '/metrics')).body)
+        assert.equal(m.get('etcd_server_healthcheck{name="data_corruption",type="readyz"}'), 0)
+        assert.equal(m.get('etcd_server_healthcheck{name="serializable_read",type="livez"}'), 1)
+        assert.ok((m.get('etcd_server_healthchecks_total{name="data_corruption",status="error",type="readyz"}') ?? 0) >= 3)
+      } finally {
+        await alarm({ action: 'DEACTIVATE', memberID: header.member_id, alarm: 'CORRUPT' })
+      }
+      assert.deepEqual((await http(t.endpoint, '/readyz')).body, 'ok\n')
+      const m = parseMetrics((await http(t.endpoint, '/metrics')).body)
+      assert.equal(m.get('etcd_server_healthcheck{name="data_corruption",type="readyz"}'), 1)
+    } finally {
+      kv.close()
+      mc.close()
+    }
+  })
+
+  it('a NOSPACE alarm fails /health but neither /livez nor /readyz (etcd checks only CORRUPT there)', async () => {
+    const kv = rawClient(t.endpoint)
+    const mc = new (loadEtcdProto().etcdserverpb.Maintenance)(t.endpoint, grpc.credentials.createInsecure())
+    const alarm = unary(mc, 'Alarm')
+    try {
+      const header = (await kv.kv.Range({ key: Buffer.from('x') }))['header'] as { member_id: string }
+      await alarm({ action: 'ACTIVATE', memberID: header.member_id, alarm: 'NOSPACE' })
+      try {
+        assert.equal((await http(t.endpoint, '/health')).status, 503)
+        assert.deepEqual((await http(t.endpoint, '/readyz?verbose')).body, `${ALL_READY}ok\n`)
+        assert.deepEqual((await http(t.endpoint, '/livez')).body, 'ok\n')
+      } finally {
+        await alarm({ action: 'DEACTIVATE', memberID: header.member_id, alarm: 'NOSPACE' })
+      }
+    } finally {
+      kv.close()
+      mc.close()
+    }
+  })
+
+  it('with auth enabled the reads run as root: an anonymous /readyz is ok', async () => {
+    const etcd = await openEtcd({ memory: true, bcryptCost: 4 })
+    const l = await HttpListener.listen(httpHandler(etcd.server, 'metrics'), '127.0.0.1', 0)
+    try {
+      await etcd.userAdd({ name: 'root', password: 'rootpw' })
+      await etcd.userGrantRole({ user: 'root', role: 'root' })
+      await etcd.authEnable()
+      const r = await http(`127.0.0.1:${l.port}`, '/readyz?verbose')
+      assert.deepEqual([r.status, r.body], [200, `${ALL_READY}ok\n`])
+    } finally {
+      await l.close()
+      await etcd.close()
+    }
+  })
+
+  it('the metrics listener serves them too; a stopped server fails every read check with etcd\'s message', async () => {
+    const etcd = await openEtcd({ memory: true })
+    const l = await HttpListener.listen(httpHandler(etcd.server, 'metrics'), '127.0.0.1', 0)
+    const endpoint = `127.0.0.1:${l.port}`
+    try {
+      assert.deepEqual((await http(endpoint, '/livez?verbose')).body, '[+]serializable_read ok\nok\n')
+      await etcd.close()
+      const cases = [
+        ['/livez', '[-]serializable_read failed: etcdserver: server stopped\n\n'],
+        ['/readyz', '[+]data_corruption ok\n[-]serializable_read failed: etcdserver: server stopped\n[-]linearizable_read failed: etcdserver: server stopped\n\n'],
+        ['/readyz/data_corruption', 'ok\n'],
+      ] as const
+      for (const [path, body] of cases) {
+        const r = await http(endpoint, path)
+        assert.deepEqual([r.status, r.body], [body === 'ok\n' ? 200 : 503, body], path)
+      }
+    } finally {
+      await l.close()
+      await etcd.close()
     }
   })
 })
