@@ -315,11 +315,15 @@ export class EtcdServer implements WatchServerContext {
       if (isTxnReadonly(r)) {
         checkTxnAuth(this.authStore, this.lessor, ai, r)
         const rv = this.kv.read()
-        const path = compareToPath(rv, r)
-        checkTxnPath(rv, r, path, false, this.leaseExists)
-        const responses: ResponseOp[] = []
-        applyTxnOps(rv, r, path, responses)
-        return { header: this.header(rv.rev()), succeeded: path[0] === true, responses }
+        try {
+          const path = compareToPath(rv, r)
+          checkTxnPath(rv, r, path, false, this.leaseExists)
+          const responses: ResponseOp[] = []
+          applyTxnOps(rv, r, path, responses)
+          return { header: this.header(rv.rev()), succeeded: path[0] === true, responses }
+        } finally {
+          rv.endOps()
+        }
       }
       this.checkSize(txnSize(r))
       this.maintenance.checkQuota(costTxn(r))
@@ -329,9 +333,15 @@ export class EtcdServer implements WatchServerContext {
       let responses: ResponseOp[]
       let succeeded: boolean
       try {
-        const path = compareToPath(tw, r)
+        let path: boolean[]
+        try {
+          path = compareToPath(tw, r)
+          checkTxnPath(tw, r, path, true, this.leaseExists)
+        } finally {
+          // etcd evaluates the compares and checks in a read txn of their own, then opens the write txn.
+          tw.endOps()
+        }
         succeeded = path[0] === true
-        checkTxnPath(tw, r, path, true, this.leaseExists)
         responses = []
         applyTxnOps(tw, r, path, responses)
       } finally {

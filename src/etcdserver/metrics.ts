@@ -18,8 +18,6 @@ export interface ServerMetricsSources {
   readonly dbSize: () => Promise<{ readonly total: number; readonly inUse: number }>
 }
 
-const ALL_KEYS = { key: new Uint8Array([0]), rangeEnd: new Uint8Array([0]), countOnly: true } as const
-
 let processRegistry: Registry | undefined
 /** The process_* and nodejs_* metrics, registered once per process in a registry of their own. */
 function processMetrics(): Registry {
@@ -86,9 +84,24 @@ export class ServerMetrics {
       name: 'etcd_server_healthchecks_total', help: 'The total number of each kind of healthcheck.', labelNames: ['name', 'status', 'type'], registers,
     })
 
+    // Read when scraped from the store's plain op counts (mvcc/op-counts.ts), so a request pays one increment.
+    const ops = server.kv.opCounts
+    const opCounter = (name: string, help: string, value: () => number): void => {
+      new Counter({
+        name, help, registers,
+        collect(this: Counter) {
+          this.reset()
+          this.inc(value())
+        },
+      })
+    }
+    opCounter('etcd_mvcc_range_total', 'Total number of ranges seen by this member.', () => ops.range)
+    opCounter('etcd_mvcc_put_total', 'Total number of puts seen by this member.', () => ops.put)
+    opCounter('etcd_mvcc_delete_total', 'Total number of deletes seen by this member.', () => ops.delete)
+    opCounter('etcd_mvcc_txn_total', 'Total number of txns seen by this member.', () => ops.txn)
     gauge('etcd_debugging_mvcc_current_revision', 'The current revision of store.', () => server.kv.rev())
     gauge('etcd_debugging_mvcc_compact_revision', 'The revision of the last compaction in store.', () => server.kv.compactRev())
-    gauge('etcd_debugging_mvcc_keys_total', 'Total number of keys.', () => (server.closed ? 0 : server.range(ALL_KEYS).count))
+    gauge('etcd_debugging_mvcc_keys_total', 'Total number of keys.', () => (server.closed ? 0 : server.kv.keyCount()))
     const watchers = (): { all: number; slow: number } => {
       const c = server.watchable.counts()
       return { all: c.synced + c.unsynced + c.victims, slow: c.unsynced + c.victims }

@@ -1,0 +1,149 @@
+// etcd's mvcc request counters on /metrics (etcd_mvcc_range_total, _put_total, _delete_total, _txn_total):
+// the same requests, sent to etcdlite and to the real etcd, move them by the same amounts, and both show
+// the families with the same TYPE and HELP lines. etcd counts every Range, Put and DeleteRange its mvcc
+// txns do (a compare is a range, so is reading a put's or delete's previous value) and one txn per mvcc
+// txn that did more than one; a write Txn checks its compares in a read txn of its own first.
+import { after, before, describe, it } from 'node:test'
+import assert from 'node:assert/strict'
+import { request } from 'node:http'
+import { openEtcd, type Etcd } from '../../src/embed/etcd.js'
+import { httpHandler } from '../../src/embed/http.js'
+import { GrpcServer } from '../../src/grpc/server.js'
+import { rawClient, type RawClient } from '../helpers/grpc-client.js'
+import { haveEtcd, startReferenceEtcd, type ServerProcess } from '../helpers/processes.js'
+
+const FAMILIES = ['etcd_mvcc_range_total', 'etcd_mvcc_put_total', 'etcd_mvcc_delete_total', 'etcd_mvcc_txn_total'] as const
+
+function scrape(endpoint: string): Promise<string> {
+  const i = endpoint.lastIndexOf(':')
+  return new Promise((resolve, reject) => {
+    const req = request({ host: endpoint.slice(0, i), port: Number(endpoint.slice(i + 1)), path: '/metrics', agent: false }, (res) => {
+      let body = ''
+      res.setEncoding('utf8')
+      res.on('data', (d: string) => (body += d))
+      res.on('end', () => resolve(body))
+      res.on('error', reject)
+    })
+    req.on('error', reject)
+    req.end()
+  })
+}
+
+/** The families' values and their # HELP / # TYPE lines. */
+function families(text: string): { values: Map<string, number>; meta: string[] } {
+  const values = new Map<string, number>()
+  const meta: string[] = []
+  for (const line of text.split('\n')) {
+    const name = FAMILIES.find((f) => line.startsWith(`${f} `) || line.startsWith(`# HELP ${f} `) || line.startsWith(`# TYPE ${f} `))
+    if (name === undefined) continue
+    if (line.startsWith('#')) meta.push(line)
+    else values.set(name, Number(line.slice(name.length + 1)))
+  }
+  return { values, meta: meta.sort() }
+}
+
+const b = (s: string): Buffer => Buffer.from(s)
+const put = (key: string, extra: object = {}): object => ({ request_put: { key: b(key), value: b('v'), ...extra } })
+const range = (key: string): object => ({ request_range: { key: b(key) } })
+const del = (key: string, extra: object = {}): object => ({ request_delete_range: { key: b(key), ...extra } })
+const exists = (key: string): object => ({ key: b(key), target: 'CREATE', result: 'GREATER', create_revision: 0 })
+const valueIs = (key: string, v: string): object => ({ key: b(key), target: 'VALUE', result: 'EQUAL', value: b(v) })
+
+/** Each step, then how it moves the counters on etcd (checked against the real etcd below). */
+const steps: readonly { readonly name: string; readonly send: (c: RawClient) => Promise<unknown> }[] = [
+  { name: 'Put', send: (c) => c.kv.Put({ key: b('a'), value: b('1') }) },
+  { name: 'Put with prev_kv', send: (c) => c.kv.Put({ key: b('a'), value: b('2'), prev_kv: true }) },
+  { name: 'Put with ignore_value', send: (c) => c.kv.Put({ key: b('a'), ignore_value: true }) },
+  { name: 'Put another key', send: (c) => c.kv.Put({ key: b('b'), value: b('1') }) },
+  { name: 'Range', send: (c) => c.kv.Range({ key: b('a') }) },
+  { name: 'Range of every key', send: (c) => c.kv.Range({ key: b('\0'), range_end: b('\0') }) },
+  { name: 'DeleteRange', send: (c) => c.kv.DeleteRange({ key: b('b') }) },
+  { name: 'DeleteRange of nothing with prev_kv', send: (c) => c.kv.DeleteRange({ key: b('none'), prev_kv: true }) },
+  { name: 'empty Txn', send: (c) => c.kv.Txn({}) },
+  { name: 'Txn of one compare', send: (c) => c.kv.Txn({ compare: [exists('a')] }) },
+  { name: 'read-only Txn', send: (c) => c.kv.Txn({ compare: [exists('a')], success: [range('a'), range('b')] }) },
+  { name: 'Txn of one put', send: (c) => c.kv.Txn({ success: [put('c')] }) },
+  { name: 'Txn: compare, put and range', send: (c) => c.kv.Txn({ compare: [valueIs('a', '2')], success: [put('c'), range('a')] }) },
+  { name: 'Txn taking its failure branch', send: (c) => c.kv.Txn({ compare: [valueIs('a', 'x'), exists('a')], failure: [del('c', { prev_kv: true }), put('e', { prev_kv: true })] }) },
+  {
+    name: 'nested Txn',
+    send: (c) => c.kv.Txn({
+      compare: [exists('a')],
+      success: [{ request_txn: { compare: [exists('e')], success: [put('d'), { request_txn: { success: [range('d')] } }] } }, range('a')],
+    }),
+  },
+  { name: 'Txn with put ignore_lease', send: (c) => c.kv.Txn({ success: [put('a', { ignore_lease: true, value: b('3') })] }) },
+]
+
+interface Target {
+  readonly endpoint: string
+  close(): Promise<void>
+}
+
+async function etcdlite(): Promise<Target> {
+  const etcd: Etcd = await openEtcd({ memory: true })
+  const g = new GrpcServer(etcd.server, { maxRequestBytes: 1 << 20, report: (err) => assert.fail(String(err)), http: httpHandler(etcd.server, 'client') })
+  const { port } = await g.bind('127.0.0.1', 0)
+  return {
+    endpoint: `127.0.0.1:${port}`,
+    close: async () => {
+      await g.shutdown()
+      await etcd.close()
+    },
+  }
+}
+
+async function reference(): Promise<Target> {
+  const p: ServerProcess = await startReferenceEtcd()
+  return { endpoint: p.endpoint, close: () => p.dispose() }
+}
+
+/** What each step moved, per family, and the families' HELP/TYPE lines. */
+async function run(t: Target): Promise<{ moves: Record<string, Record<string, number>>; meta: string[] }> {
+  const c = rawClient(t.endpoint)
+  const moves: Record<string, Record<string, number>> = {}
+  try {
+    let last = families(await scrape(t.endpoint))
+    for (const s of steps) {
+      await s.send(c)
+      const now = families(await scrape(t.endpoint))
+      moves[s.name] = Object.fromEntries(FAMILIES.map((f) => [f, (now.values.get(f) ?? NaN) - (last.values.get(f) ?? NaN)]))
+      last = now
+    }
+    return { moves, meta: last.meta }
+  } finally {
+    c.close()
+  }
+}
+
+describe('etcd_mvcc_* request counters', () => {
+  let lite: Target
+  before(async () => {
+    lite = await etcdlite()
+  })
+  after(() => lite.close())
+
+  it('count a put, a range, a delete and a multi-op txn', async () => {
+    const { moves, meta } = await run(lite)
+    assert.equal(meta.length, 8, meta.join('\n'))
+    assert.deepEqual(moves['Put with prev_kv'], { etcd_mvcc_range_total: 1, etcd_mvcc_put_total: 1, etcd_mvcc_delete_total: 0, etcd_mvcc_txn_total: 1 })
+    assert.deepEqual(moves['DeleteRange'], { etcd_mvcc_range_total: 0, etcd_mvcc_put_total: 0, etcd_mvcc_delete_total: 1, etcd_mvcc_txn_total: 0 })
+  })
+
+  it('move as the real etcd 3.4 moves them, with the same HELP and TYPE', { skip: !haveEtcd() }, async () => {
+    const ref = await reference()
+    try {
+      const want = await run(ref)
+      const l2 = await etcdlite()
+      try {
+        const got = await run(l2)
+        assert.deepEqual(got.meta, want.meta)
+        for (const s of steps) assert.deepEqual(got.moves[s.name], want.moves[s.name], s.name)
+      } finally {
+        await l2.close()
+      }
+    } finally {
+      await ref.close()
+    }
+  })
+})
