@@ -6,6 +6,8 @@
 // one. Process and Node.js metrics (process_*, nodejs_*) describe the process, so one set of them, made on
 // first use, is merged into every server's exposition.
 import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client'
+import type { CommitTimes } from '../backend/commit-times.js'
+import { CommitHistogram } from './commit-histogram.js'
 import type { EtcdServer } from './etcd-server.js'
 
 /** Figures the metrics read from the server at scrape time, beyond the server's own public state. */
@@ -99,6 +101,13 @@ export class ServerMetrics {
     opCounter('etcd_mvcc_put_total', 'Total number of puts seen by this member.', () => ops.put)
     opCounter('etcd_mvcc_delete_total', 'Total number of deletes seen by this member.', () => ops.delete)
     opCounter('etcd_mvcc_txn_total', 'Total number of txns seen by this member.', () => ops.txn)
+    // etcdlite's durable write is the backend's group commit, so one commit is both etcd's backend commit and
+    // its WAL fsync.
+    const commits = (): CommitTimes => server.backend.commitTimes
+    new CommitHistogram(this.registry, 'etcd_disk_backend_commit_duration_seconds',
+      'The latency distributions of commit called by backend.', commits)
+    new CommitHistogram(this.registry, 'etcd_disk_wal_fsync_duration_seconds',
+      'The latency distributions of fsync called by WAL.', commits)
     gauge('etcd_debugging_mvcc_current_revision', 'The current revision of store.', () => server.kv.rev())
     gauge('etcd_debugging_mvcc_compact_revision', 'The revision of the last compaction in store.', () => server.kv.compactRev())
     gauge('etcd_debugging_mvcc_keys_total', 'Total number of keys.', () => (server.closed ? 0 : server.kv.keyCount()))

@@ -98,25 +98,42 @@ async function reference(): Promise<Target> {
   return { endpoint: p.endpoint, close: () => p.dispose() }
 }
 
+const HISTOGRAMS = ['etcd_disk_backend_commit_duration_seconds', 'etcd_disk_wal_fsync_duration_seconds'] as const
+
+/** A histogram's HELP and TYPE lines and the le of its buckets, in order; and its _count. */
+function histogram(text: string, name: string): { shape: string[]; count: number } {
+  const shape: string[] = []
+  let count = NaN
+  for (const line of text.split('\n')) {
+    if (line.startsWith(`# HELP ${name} `) || line.startsWith(`# TYPE ${name} `)) shape.push(line)
+    const le = new RegExp(`^${name}_bucket\\{le="([^"]+)"\\} `).exec(line)
+    if (le !== null) shape.push(`le=${le[1]}`)
+    if (line.startsWith(`${name}_count `)) count = Number(line.slice(name.length + 7))
+  }
+  return { shape, count }
+}
+
 /** What each step moved, per family, and the families' HELP/TYPE lines. */
-async function run(t: Target): Promise<{ moves: Record<string, Record<string, number>>; meta: string[] }> {
+async function run(t: Target): Promise<{ moves: Record<string, Record<string, number>>; meta: string[]; text: string }> {
   const c = rawClient(t.endpoint)
   const moves: Record<string, Record<string, number>> = {}
   try {
-    let last = families(await scrape(t.endpoint))
+    let text = await scrape(t.endpoint)
+    let last = families(text)
     for (const s of steps) {
       await s.send(c)
-      const now = families(await scrape(t.endpoint))
+      text = await scrape(t.endpoint)
+      const now = families(text)
       moves[s.name] = Object.fromEntries(FAMILIES.map((f) => [f, (now.values.get(f) ?? NaN) - (last.values.get(f) ?? NaN)]))
       last = now
     }
-    return { moves, meta: last.meta }
+    return { moves, meta: last.meta, text }
   } finally {
     c.close()
   }
 }
 
-describe('etcd_mvcc_* request counters', () => {
+describe('etcd_mvcc_* request counters and the disk histograms', () => {
   let lite: Target
   before(async () => {
     lite = await etcdlite()
@@ -130,6 +147,15 @@ describe('etcd_mvcc_* request counters', () => {
     assert.deepEqual(moves['DeleteRange'], { etcd_mvcc_range_total: 0, etcd_mvcc_put_total: 0, etcd_mvcc_delete_total: 1, etcd_mvcc_txn_total: 0 })
   })
 
+  it('commit and fsync histograms observe the backend\'s commits', async () => {
+    const text = await scrape(lite.endpoint)
+    for (const name of HISTOGRAMS) {
+      const h = histogram(text, name)
+      assert.equal(h.shape.length, 2 + 15, h.shape.join('\n'))
+      assert.ok(h.count > 0, name)
+    }
+  })
+
   it('move as the real etcd 3.4 moves them, with the same HELP and TYPE', { skip: !haveEtcd() }, async () => {
     const ref = await reference()
     try {
@@ -139,6 +165,10 @@ describe('etcd_mvcc_* request counters', () => {
         const got = await run(l2)
         assert.deepEqual(got.meta, want.meta)
         for (const s of steps) assert.deepEqual(got.moves[s.name], want.moves[s.name], s.name)
+        for (const name of HISTOGRAMS) {
+          assert.deepEqual(histogram(got.text, name).shape, histogram(want.text, name).shape, name)
+          assert.ok(histogram(want.text, name).count > 0 && histogram(got.text, name).count > 0, name)
+        }
       } finally {
         await l2.close()
       }
