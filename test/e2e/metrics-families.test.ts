@@ -5,12 +5,15 @@
 // txn that did more than one; a write Txn checks its compares in a read txn of its own first.
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
+import { spawn } from 'node:child_process'
+import { createInterface } from 'node:readline'
 import { request } from 'node:http'
 import { openEtcd, type Etcd } from '../../src/embed/etcd.js'
 import { httpHandler } from '../../src/embed/http.js'
 import { GrpcServer } from '../../src/grpc/server.js'
 import { rawClient, type RawClient } from '../helpers/grpc-client.js'
 import { haveEtcd, startReferenceEtcd, type ServerProcess } from '../helpers/processes.js'
+import { rawWatchClient } from '../helpers/watch-stream.js'
 
 const FAMILIES = ['etcd_mvcc_range_total', 'etcd_mvcc_put_total', 'etcd_mvcc_delete_total', 'etcd_mvcc_txn_total'] as const
 
@@ -133,6 +136,60 @@ async function run(t: Target): Promise<{ moves: Record<string, Record<string, nu
   }
 }
 
+const CANCELED = 'grpc_server_handled_total{grpc_code="Canceled",grpc_method="Watch",grpc_service="etcdserverpb.Watch",grpc_type="bidi_stream"} '
+
+async function watchCanceled(endpoint: string): Promise<number> {
+  const line = (await scrape(endpoint)).split('\n').find((l) => l.startsWith(CANCELED))
+  return line === undefined ? 0 : Number(line.slice(CANCELED.length))
+}
+
+/** Poll until the Watch Canceled count reaches `want` (generous bound), and return it. */
+async function canceledReaches(endpoint: string, want: number): Promise<number> {
+  const deadline = Date.now() + 10_000
+  let n = await watchCanceled(endpoint)
+  while (n < want && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 50))
+    n = await watchCanceled(endpoint)
+  }
+  return n
+}
+
+const WATCHER_SCRIPT = `
+import { rawWatchClient } from ${JSON.stringify(new URL('../helpers/watch-stream.js', import.meta.url).href)}
+const s = rawWatchClient(process.argv[1]).open()
+s.send({ type: 'create', request: { key: Buffer.from('k') } })
+await s.next()
+console.log('watching')
+setInterval(() => undefined, 1000)
+`
+
+/** How the Watch Canceled count moves: a client cancelling its Watch call, then a watching process killed. */
+async function cancelSteps(endpoint: string): Promise<number[]> {
+  const moves: number[] = []
+  let base = await watchCanceled(endpoint)
+  const wc = rawWatchClient(endpoint)
+  try {
+    const ws = wc.open()
+    ws.send({ type: 'create', request: { key: b('k') } })
+    assert.equal((await ws.next()).created, true)
+    ws.close()
+    const n = await canceledReaches(endpoint, base + 1)
+    moves.push(n - base)
+    base = n
+  } finally {
+    wc.close()
+  }
+  const child = spawn(process.execPath, ['--input-type=module', '-e', WATCHER_SCRIPT, endpoint], { stdio: ['ignore', 'pipe', 'inherit'] })
+  try {
+    for await (const line of createInterface({ input: child.stdout })) if (line === 'watching') break
+  } finally {
+    child.kill('SIGKILL')
+  }
+  const n = await canceledReaches(endpoint, base + 1)
+  moves.push(n - base)
+  return moves
+}
+
 describe('etcd_mvcc_* request counters and the disk histograms', () => {
   let lite: Target
   before(async () => {
@@ -153,6 +210,29 @@ describe('etcd_mvcc_* request counters and the disk histograms', () => {
       const h = histogram(text, name)
       assert.equal(h.shape.length, 2 + 15, h.shape.join('\n'))
       assert.ok(h.count > 0, name)
+    }
+  })
+
+  it('a Watch call its client cancelled, or whose client died, is handled with Canceled', async () => {
+    const e = await etcdlite()
+    try {
+      assert.deepEqual(await cancelSteps(e.endpoint), [1, 1])
+      // Counted once each, under no other code, however the call's end came about.
+      await new Promise((r) => setTimeout(r, 1500))
+      const handled = (await scrape(e.endpoint)).split('\n')
+        .filter((l) => l.startsWith('grpc_server_handled_total{') && l.includes('grpc_method="Watch"') && !l.endsWith(' 0'))
+      assert.deepEqual(handled, [`${CANCELED}2`])
+    } finally {
+      await e.close()
+    }
+  })
+
+  it('Watch Canceled moves as on the real etcd 3.4', { skip: !haveEtcd() }, async () => {
+    const ref = await reference()
+    try {
+      assert.deepEqual(await cancelSteps(ref.endpoint), [1, 1])
+    } finally {
+      await ref.close()
     }
   })
 
