@@ -346,6 +346,7 @@ export class EtcdServer implements WatchServerContext {
         applyTxnOps(tw, r, path, responses)
       } finally {
         rev = tw.end()
+        this.noteUnchanged(tw)
       }
       await this.kv.sync(rev)
       return { header: this.header(rev), succeeded, responses }
@@ -563,7 +564,20 @@ export class EtcdServer implements WatchServerContext {
       return apply(tw, r, this.headerOf)
     } finally {
       tw.end()
+      this.noteUnchanged(tw)
     }
+  }
+
+  /**
+   * etcd appends every write request to its raft log, whether it changes anything or not (a delete of no
+   * key, a txn whose branch only reads, one refused by a check when applied): count one that made no
+   * revision in raftIndex (Status, etcd_server_proposals_*), and commit the count soon.
+   */
+  private noteUnchanged(tw: TxnWrite): void {
+    // A backend that refuses writes has nothing to count into (the request failed with it).
+    if (tw.changes().length !== 0 || this.backend.failure !== undefined) return
+    this.maintenance.noteApplied()
+    this.backend.commit().catch(() => undefined)
   }
 
   /**

@@ -101,6 +101,13 @@ export class ServerMetrics {
     opCounter('etcd_mvcc_put_total', 'Total number of puts seen by this member.', () => ops.put)
     opCounter('etcd_mvcc_delete_total', 'Total number of deletes seen by this member.', () => ops.delete)
     opCounter('etcd_mvcc_txn_total', 'Total number of txns seen by this member.', () => ops.txn)
+    // A member's raft commit and applied indexes: on one member every write request is a proposal, committed
+    // and applied as it is accepted (Status's raftIndex), none waits and none fails in consensus.
+    const raftIndex = (): number => server.maintenance.raftIndex()
+    gauge('etcd_server_proposals_committed_total', 'The total number of consensus proposals committed.', raftIndex)
+    gauge('etcd_server_proposals_applied_total', 'The total number of consensus proposals applied.', raftIndex)
+    gauge('etcd_server_proposals_pending', 'The current number of pending proposals to commit.', () => 0)
+    new Counter({ name: 'etcd_server_proposals_failed_total', help: 'The total number of failed proposals seen.', registers })
     // etcdlite's durable write is the backend's group commit, so one commit is both etcd's backend commit and
     // its WAL fsync.
     const commits = (): CommitTimes => server.backend.commitTimes

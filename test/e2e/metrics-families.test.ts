@@ -15,7 +15,11 @@ import { rawClient, type RawClient } from '../helpers/grpc-client.js'
 import { haveEtcd, startReferenceEtcd, type ServerProcess } from '../helpers/processes.js'
 import { rawWatchClient } from '../helpers/watch-stream.js'
 
-const FAMILIES = ['etcd_mvcc_range_total', 'etcd_mvcc_put_total', 'etcd_mvcc_delete_total', 'etcd_mvcc_txn_total'] as const
+const FAMILIES = [
+  'etcd_mvcc_range_total', 'etcd_mvcc_put_total', 'etcd_mvcc_delete_total', 'etcd_mvcc_txn_total',
+  'etcd_server_proposals_committed_total', 'etcd_server_proposals_applied_total', 'etcd_server_proposals_pending',
+  'etcd_server_proposals_failed_total',
+] as const
 
 function scrape(endpoint: string): Promise<string> {
   const i = endpoint.lastIndexOf(':')
@@ -199,9 +203,15 @@ describe('etcd_mvcc_* request counters and the disk histograms', () => {
 
   it('count a put, a range, a delete and a multi-op txn', async () => {
     const { moves, meta } = await run(lite)
-    assert.equal(meta.length, 8, meta.join('\n'))
-    assert.deepEqual(moves['Put with prev_kv'], { etcd_mvcc_range_total: 1, etcd_mvcc_put_total: 1, etcd_mvcc_delete_total: 0, etcd_mvcc_txn_total: 1 })
-    assert.deepEqual(moves['DeleteRange'], { etcd_mvcc_range_total: 0, etcd_mvcc_put_total: 0, etcd_mvcc_delete_total: 1, etcd_mvcc_txn_total: 0 })
+    assert.equal(meta.length, 16, meta.join('\n'))
+    const none = { etcd_server_proposals_pending: 0, etcd_server_proposals_failed_total: 0 }
+    const proposal = { etcd_server_proposals_committed_total: 1, etcd_server_proposals_applied_total: 1, ...none }
+    assert.deepEqual(moves['Put with prev_kv'], { etcd_mvcc_range_total: 1, etcd_mvcc_put_total: 1, etcd_mvcc_delete_total: 0, etcd_mvcc_txn_total: 1, ...proposal })
+    assert.deepEqual(moves['DeleteRange'], { etcd_mvcc_range_total: 0, etcd_mvcc_put_total: 0, etcd_mvcc_delete_total: 1, etcd_mvcc_txn_total: 0, ...proposal })
+    assert.deepEqual(moves['Range'], {
+      etcd_mvcc_range_total: 1, etcd_mvcc_put_total: 0, etcd_mvcc_delete_total: 0, etcd_mvcc_txn_total: 0,
+      etcd_server_proposals_committed_total: 0, etcd_server_proposals_applied_total: 0, ...none,
+    })
   })
 
   it('commit and fsync histograms observe the backend\'s commits', async () => {
@@ -244,6 +254,8 @@ describe('etcd_mvcc_* request counters and the disk histograms', () => {
       try {
         const got = await run(l2)
         assert.deepEqual(got.meta, want.meta)
+        const differ = steps.filter((s) => JSON.stringify(got.moves[s.name]) !== JSON.stringify(want.moves[s.name])).map((s) => s.name)
+        assert.deepEqual(differ, [])
         for (const s of steps) assert.deepEqual(got.moves[s.name], want.moves[s.name], s.name)
         for (const name of HISTOGRAMS) {
           assert.deepEqual(histogram(got.text, name).shape, histogram(want.text, name).shape, name)
