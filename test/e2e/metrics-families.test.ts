@@ -2,7 +2,10 @@
 // the same requests, sent to etcdlite and to the real etcd, move them by the same amounts, and both show
 // the families with the same TYPE and HELP lines. etcd counts every Range, Put and DeleteRange its mvcc
 // txns do (a compare is a range, so is reading a put's or delete's previous value) and one txn per mvcc
-// txn that did more than one; a write Txn checks its compares in a read txn of its own first.
+// txn that did more than one; a write Txn checks its compares in a read txn of its own first. The same
+// requests move etcd_server_proposals_* alike (one per write request, whether it changed anything or not);
+// the disk histograms have etcd's HELP, TYPE and buckets; and a Watch call cancelled by its client, or
+// whose client process was killed, counts once in grpc_server_handled_total as Canceled, as on etcd.
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
@@ -194,7 +197,7 @@ async function cancelSteps(endpoint: string): Promise<number[]> {
   return moves
 }
 
-describe('etcd_mvcc_* request counters and the disk histograms', () => {
+describe('etcd metric families on /metrics: mvcc counters, proposals, disk histograms, Watch Canceled', () => {
   let lite: Target
   before(async () => {
     lite = await etcdlite()
@@ -246,7 +249,7 @@ describe('etcd_mvcc_* request counters and the disk histograms', () => {
     }
   })
 
-  it('move as the real etcd 3.4 moves them, with the same HELP and TYPE', { skip: !haveEtcd() }, async () => {
+  it('mvcc counters and proposals move as on the real etcd 3.4, with the same HELP and TYPE; histograms alike', { skip: !haveEtcd() }, async () => {
     const ref = await reference()
     try {
       const want = await run(ref)
