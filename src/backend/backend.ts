@@ -1,4 +1,5 @@
 import type { Bucket } from './schema.js'
+import type { CommitTimes } from './commit-times.js'
 
 /** One stored entry. */
 export interface Entry {
@@ -42,6 +43,8 @@ export interface Backend {
    * with the database's error as its cause.
    */
   readonly failure: Error | undefined
+  /** How long each commit took: write and sync (etcd_disk_backend_commit_duration_seconds, _wal_fsync_). */
+  readonly commitTimes: CommitTimes
   /**
    * Called once per failed commit, synchronously, after the failed batches are dropped (reads see only
    * what is on disk) and before any committer's promise rejects: the owner of in-memory state derived

@@ -6,6 +6,7 @@ import { deferred, type Deferred } from '../pkg/deferred.js'
 import type { Backend, BackendSnapshot, Entry } from './backend.js'
 import { freeBytes, isNoSpace, openLeavingNoTrace, reopenRoom } from './disk-space.js'
 import { BUCKET_PREFIX, type Bucket } from './schema.js'
+import { CommitTimes } from './commit-times.js'
 
 type Db = AbstractLevel<Uint8Array | string, Uint8Array, Uint8Array>
 type Chain = AbstractChainedBatch<Db, Uint8Array, Uint8Array>
@@ -103,6 +104,7 @@ export interface LevelBackendOptions {
  */
 export class LevelBackend implements Backend {
   readonly syncWrites: boolean
+  readonly commitTimes = new CommitTimes()
   private readonly db: Db
   private cur: Batch = newBatch()
   private inflight: Batch | undefined
@@ -410,8 +412,10 @@ export class LevelBackend implements Backend {
     const options: AbstractChainedBatchWriteOptions & { sync?: boolean } = { sync: this.syncWrites }
     const chain = b.chain
     if (chain === undefined) throw new Error('backend: flushing an empty batch')
+    const started = performance.now()
     chain.write(options).then(
       () => {
+        this.commitTimes.observe((performance.now() - started) / 1000)
         this.inflight = undefined
         b.done.resolve()
         if (this.cur.chain !== undefined) this.flush()

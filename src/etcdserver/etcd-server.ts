@@ -315,11 +315,15 @@ export class EtcdServer implements WatchServerContext {
       if (isTxnReadonly(r)) {
         checkTxnAuth(this.authStore, this.lessor, ai, r)
         const rv = this.kv.read()
-        const path = compareToPath(rv, r)
-        checkTxnPath(rv, r, path, false, this.leaseExists)
-        const responses: ResponseOp[] = []
-        applyTxnOps(rv, r, path, responses)
-        return { header: this.header(rv.rev()), succeeded: path[0] === true, responses }
+        try {
+          const path = compareToPath(rv, r)
+          checkTxnPath(rv, r, path, false, this.leaseExists)
+          const responses: ResponseOp[] = []
+          applyTxnOps(rv, r, path, responses)
+          return { header: this.header(rv.rev()), succeeded: path[0] === true, responses }
+        } finally {
+          rv.endOps()
+        }
       }
       this.checkSize(txnSize(r))
       this.maintenance.checkQuota(costTxn(r))
@@ -329,13 +333,20 @@ export class EtcdServer implements WatchServerContext {
       let responses: ResponseOp[]
       let succeeded: boolean
       try {
-        const path = compareToPath(tw, r)
+        let path: boolean[]
+        try {
+          path = compareToPath(tw, r)
+          checkTxnPath(tw, r, path, true, this.leaseExists)
+        } finally {
+          // etcd evaluates the compares and checks in a read txn of their own, then opens the write txn.
+          tw.endOps()
+        }
         succeeded = path[0] === true
-        checkTxnPath(tw, r, path, true, this.leaseExists)
         responses = []
         applyTxnOps(tw, r, path, responses)
       } finally {
         rev = tw.end()
+        this.noteUnchanged(tw)
       }
       await this.kv.sync(rev)
       return { header: this.header(rev), succeeded, responses }
@@ -553,7 +564,20 @@ export class EtcdServer implements WatchServerContext {
       return apply(tw, r, this.headerOf)
     } finally {
       tw.end()
+      this.noteUnchanged(tw)
     }
+  }
+
+  /**
+   * etcd appends every write request to its raft log, whether it changes anything or not (a delete of no
+   * key, a txn whose branch only reads, one refused by a check when applied): count one that made no
+   * revision in raftIndex (Status, etcd_server_proposals_*), and commit the count soon.
+   */
+  private noteUnchanged(tw: TxnWrite): void {
+    // A backend that refuses writes has nothing to count into (the request failed with it).
+    if (tw.changes().length !== 0 || this.backend.failure !== undefined) return
+    this.maintenance.noteApplied()
+    this.backend.commit().catch(() => undefined)
   }
 
   /**

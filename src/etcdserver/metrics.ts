@@ -6,6 +6,8 @@
 // one. Process and Node.js metrics (process_*, nodejs_*) describe the process, so one set of them, made on
 // first use, is merged into every server's exposition.
 import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client'
+import type { CommitTimes } from '../backend/commit-times.js'
+import { CommitHistogram } from './commit-histogram.js'
 import type { EtcdServer } from './etcd-server.js'
 
 /** Figures the metrics read from the server at scrape time, beyond the server's own public state. */
@@ -17,8 +19,6 @@ export interface ServerMetricsSources {
   /** Backend size: physically allocated and logically in use, in bytes (etcd_mvcc_db_total_size_*). */
   readonly dbSize: () => Promise<{ readonly total: number; readonly inUse: number }>
 }
-
-const ALL_KEYS = { key: new Uint8Array([0]), rangeEnd: new Uint8Array([0]), countOnly: true } as const
 
 let processRegistry: Registry | undefined
 /** The process_* and nodejs_* metrics, registered once per process in a registry of their own. */
@@ -86,9 +86,38 @@ export class ServerMetrics {
       name: 'etcd_server_healthchecks_total', help: 'The total number of each kind of healthcheck.', labelNames: ['name', 'status', 'type'], registers,
     })
 
+    // Read when scraped from the store's plain op counts (mvcc/op-counts.ts), so a request pays one increment.
+    const ops = server.kv.opCounts
+    const opCounter = (name: string, help: string, value: () => number): void => {
+      new Counter({
+        name, help, registers,
+        collect(this: Counter) {
+          this.reset()
+          this.inc(value())
+        },
+      })
+    }
+    opCounter('etcd_mvcc_range_total', 'Total number of ranges seen by this member.', () => ops.range)
+    opCounter('etcd_mvcc_put_total', 'Total number of puts seen by this member.', () => ops.put)
+    opCounter('etcd_mvcc_delete_total', 'Total number of deletes seen by this member.', () => ops.delete)
+    opCounter('etcd_mvcc_txn_total', 'Total number of txns seen by this member.', () => ops.txn)
+    // A member's raft commit and applied indexes: on one member every write request is a proposal, committed
+    // and applied as it is accepted (Status's raftIndex), none waits and none fails in consensus.
+    const raftIndex = (): number => server.maintenance.raftIndex()
+    gauge('etcd_server_proposals_committed_total', 'The total number of consensus proposals committed.', raftIndex)
+    gauge('etcd_server_proposals_applied_total', 'The total number of consensus proposals applied.', raftIndex)
+    gauge('etcd_server_proposals_pending', 'The current number of pending proposals to commit.', () => 0)
+    new Counter({ name: 'etcd_server_proposals_failed_total', help: 'The total number of failed proposals seen.', registers })
+    // etcdlite's durable write is the backend's group commit, so one commit is both etcd's backend commit and
+    // its WAL fsync.
+    const commits = (): CommitTimes => server.backend.commitTimes
+    new CommitHistogram(this.registry, 'etcd_disk_backend_commit_duration_seconds',
+      'The latency distributions of commit called by backend.', commits)
+    new CommitHistogram(this.registry, 'etcd_disk_wal_fsync_duration_seconds',
+      'The latency distributions of fsync called by WAL.', commits)
     gauge('etcd_debugging_mvcc_current_revision', 'The current revision of store.', () => server.kv.rev())
     gauge('etcd_debugging_mvcc_compact_revision', 'The revision of the last compaction in store.', () => server.kv.compactRev())
-    gauge('etcd_debugging_mvcc_keys_total', 'Total number of keys.', () => (server.closed ? 0 : server.range(ALL_KEYS).count))
+    gauge('etcd_debugging_mvcc_keys_total', 'Total number of keys.', () => (server.closed ? 0 : server.kv.keyCount()))
     const watchers = (): { all: number; slow: number } => {
       const c = server.watchable.counts()
       return { all: c.synced + c.unsynced + c.victims, slow: c.unsynced + c.victims }

@@ -1,6 +1,7 @@
 // Contracts of the MVCC store, as etcd's mvcc/kv.go. Implementations: kvstore.ts, kvstore-txn.ts.
 import type { RangeEnd } from '../pkg/bytes.js'
 import type { WireKeyValue } from '../pkg/keyvalue-wire.js'
+import type { MvccOpCounts } from './op-counts.js'
 
 /**
  * A key-value pair at some revision (mvccpb.KeyValue): key, value, create_revision, mod_revision, version
@@ -47,7 +48,14 @@ export interface ReadView {
   range(key: Uint8Array, end: RangeEnd, ro?: RangeOptions): RangeResult
 }
 
-export type TxnRead = ReadView
+/** A read txn: a ReadView whose ops count in the metrics (mvcc/op-counts.ts). */
+export interface TxnRead extends ReadView {
+  /**
+   * Count the ops done so far as one txn when there were more than one, and start counting afresh
+   * (etcd's metricsTxnWrite.End). A write txn's end() does it too.
+   */
+  endOps(): void
+}
 
 export interface WriteView {
   /** Delete the keys in the range; returns how many and the txn's revision (unchanged when nothing). */
@@ -61,7 +69,7 @@ export interface WriteView {
  * what makes it atomic. `end()` publishes the new revision and returns it; durability is awaited
  * separately with {@link KV.sync}.
  */
-export interface TxnWrite extends ReadView, WriteView {
+export interface TxnWrite extends TxnRead, WriteView {
   changes(): readonly Change[]
   end(): number
 }
@@ -100,6 +108,10 @@ export interface KV {
   durableRev(): number
   /** The compacted revision, -1 before any compaction. */
   compactRev(): number
+  /** Keys live at the durable revision (etcd_debugging_mvcc_keys_total); not a request, so not counted. */
+  keyCount(): number
+  /** The requests served, by kind (etcd_mvcc_*_total). */
+  readonly opCounts: MvccOpCounts
   /** A read view at the newest durable revision. */
   read(): TxnRead
   /** Begin a write txn (synchronous until end()). */

@@ -14,6 +14,7 @@ export class StoreTxnRead implements TxnRead {
   protected readonly s: KvStore
   private readonly first: number
   private readonly at: number
+  private ops = 0
 
   constructor(s: KvStore, firstRev: number, rev: number) {
     this.s = s
@@ -30,7 +31,14 @@ export class StoreTxnRead implements TxnRead {
   }
 
   range(key: Uint8Array, end: RangeEnd, ro: RangeOptions = {}): RangeResult {
+    this.ops++
+    this.s.opCounts.range++
     return rangeKeys(this.s, key, end, this.at, ro)
+  }
+
+  endOps(): void {
+    if (this.ops > 1) this.s.opCounts.txn++
+    this.ops = 0
   }
 }
 
@@ -57,6 +65,7 @@ export class StoreTxnWrite implements TxnWrite {
   private readonly beginRev: number
   private readonly changeList: Change[] = []
   private ended = false
+  private ops = 0
 
   constructor(s: KvStore, beginRev: number) {
     this.s = s
@@ -78,11 +87,15 @@ export class StoreTxnWrite implements TxnWrite {
   /** Reads see this txn's own writes (etcd reads at beginRev+1 once there are changes). */
   range(key: Uint8Array, end: RangeEnd, ro: RangeOptions = {}): RangeResult {
     const rev = this.changeList.length > 0 ? this.beginRev + 1 : this.beginRev
+    this.ops++
+    this.s.opCounts.range++
     return rangeKeys(this.s, key, end, rev, ro)
   }
 
   put(key: Uint8Array, value: Uint8Array, lease: bigint): number {
     invariant(!this.ended, 'put after end')
+    this.ops++
+    this.s.opCounts.put++
     const rev = this.beginRev + 1
     const prev = this.s.index.get(key, rev)
     const idxRev: Revision = { main: rev, sub: this.changeList.length }
@@ -119,6 +132,8 @@ export class StoreTxnWrite implements TxnWrite {
 
   deleteRange(key: Uint8Array, end: RangeEnd): { deleted: number; rev: number } {
     invariant(!this.ended, 'deleteRange after end')
+    this.ops++
+    this.s.opCounts.delete++
     const rrev = this.changeList.length > 0 ? this.beginRev + 1 : this.beginRev
     const keys = this.s.index.range(key, end, rrev)
     for (const k of keys) this.delete(k.key)
@@ -129,7 +144,13 @@ export class StoreTxnWrite implements TxnWrite {
   end(): number {
     invariant(!this.ended, 'end called twice')
     this.ended = true
+    this.endOps()
     return this.s.endWrite(this.changeList)
+  }
+
+  endOps(): void {
+    if (this.ops > 1) this.s.opCounts.txn++
+    this.ops = 0
   }
 
   private delete(key: Uint8Array): void {
