@@ -13,6 +13,7 @@ import { openEtcd, type Etcd } from '../../src/embed/etcd.js'
 import { PROTO_DIR } from '../../src/grpc/proto.js'
 import { Prng } from '../helpers/prng.js'
 import { haveEtcd, startReferenceEtcd, type ServerProcess } from '../helpers/processes.js'
+import { putTxn, varint, wrapTxn } from '../helpers/nested-txn.js'
 
 const skip = haveEtcd() ? false : 'the reference `etcd` binary is not on PATH'
 
@@ -70,15 +71,6 @@ const METHODS: readonly Method[] = [
   },
 ]
 
-function varint(n: number): number[] {
-  const out: number[] = []
-  while (n >= 0x80) {
-    out.push((n % 128) | 0x80)
-    n = Math.floor(n / 128)
-  }
-  out.push(n)
-  return out
-}
 const tag = (field: number, wireType: number): number[] => varint(field * 8 + wireType)
 
 /** One malformed (or merely odd) variant of `valid`; every kind of damage the fuzzer knows, at random. */
@@ -140,16 +132,7 @@ function hasInvalidUtf8Name(type: protobuf.Type, bytes: Buffer): boolean {
 
 /** A TxnRequest of `depth` levels, each holding the next in its success; the innermost puts "n". */
 function nestedTxn(depth: number): Buffer {
-  const leaf = Buffer.from([0x12, 0x08, 0x12, 0x06, 0x0a, 0x01, 0x6e, 0x12, 0x01, 0x76])
-  const heads: Buffer[] = []
-  let size = leaf.length
-  for (let i = 1; i < depth; i++) {
-    const op = [0x22, ...varint(size)]
-    const head = Buffer.from([0x12, ...varint(op.length + size), ...op])
-    size += head.length
-    heads.push(head)
-  }
-  return Buffer.concat([...heads.reverse(), leaf])
+  return wrapTxn(depth - 1, putTxn('n'))
 }
 
 interface Answer {

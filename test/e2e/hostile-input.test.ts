@@ -9,6 +9,7 @@ import { openEtcd } from '../../src/embed/etcd.js'
 import { PROTO_DIR } from '../../src/grpc/proto.js'
 import { Prng } from '../helpers/prng.js'
 import { rawClient } from '../helpers/grpc-client.js'
+import { putTxn, wrapTxn } from '../helpers/nested-txn.js'
 
 const METHODS = ['Range', 'Put', 'DeleteRange', 'Txn', 'Compact'] as const
 
@@ -32,35 +33,7 @@ function callRaw(client: grpc.Client, method: string, bytes: Buffer): Promise<{ 
 
 /** A TxnRequest of `depth` levels that each hold the next in their success; the innermost one puts `leaf`. */
 function nestedTxn(depth: number, leaf?: string): Buffer {
-  let inner = Buffer.alloc(0)
-  if (leaf !== undefined) {
-    // TxnRequest { success = 2: RequestOp { request_put = 2: PutRequest { key = 1, value = 2 } } }
-    const put = Buffer.concat([Buffer.from([0x0a, leaf.length]), Buffer.from(leaf), Buffer.from([0x12, 1, 0x76])])
-    const op = Buffer.concat([Buffer.from([0x12]), varint(put.length), put])
-    inner = Buffer.concat([Buffer.from([0x12]), varint(op.length), op])
-    depth--
-  }
-  // Every level only wraps the next, so the message is the levels' heads, outermost first, then the leaf.
-  const heads: Buffer[] = []
-  let size = inner.length
-  for (let i = 0; i < depth; i++) {
-    // RequestOp { request_txn = 4 } inside TxnRequest { success = 2 }
-    const opHead = Buffer.concat([Buffer.from([0x22]), varint(size)])
-    const opSize = opHead.length + size
-    const head = Buffer.concat([Buffer.from([0x12]), varint(opSize), opHead])
-    size = head.length + size
-    heads.push(head)
-  }
-  return Buffer.concat([...heads.reverse(), inner])
-}
-function varint(n: number): Buffer {
-  const out: number[] = []
-  while (n >= 0x80) {
-    out.push((n & 0x7f) | 0x80)
-    n = Math.floor(n / 128)
-  }
-  out.push(n)
-  return Buffer.from(out)
+  return leaf === undefined ? wrapTxn(depth, Buffer.alloc(0)) : wrapTxn(depth - 1, putTxn(leaf))
 }
 
 describe('hostile input over gRPC', () => {

@@ -8,6 +8,7 @@ import { decodeTxnRequest, encodeTxnResponse, maxTxnLevels } from '../../../src/
 import type { ResponseHeader, TxnRequest, TxnResponse } from '../../../src/etcdserver/types.js'
 import { checkTxn } from '../../../src/etcdserver/validate.js'
 import { isEtcdError } from '../../../src/pkg/errors.js'
+import { putTxn, wrapTxn } from '../../helpers/nested-txn.js'
 
 const root = new protobuf.Root()
 root.resolvePath = (_origin, target) => `${PROTO_DIR}/${target}`
@@ -25,31 +26,8 @@ const norm = (v: unknown): unknown =>
 const header: ResponseHeader = { clusterId: 14841639068965178418n, memberId: 10276657743932975437n, revision: 7, raftTerm: 2 }
 const kv = { key: b('k'), value: b('v'), createRevision: 2, modRevision: 7, version: 3, lease: 0x1234n }
 
-const varint = (n: number): number[] => {
-  const out: number[] = []
-  while (n >= 0x80) {
-    out.push((n % 128) | 0x80)
-    n = Math.floor(n / 128)
-  }
-  out.push(n)
-  return out
-}
-
 /** A TxnRequest of `depth` levels, each holding the next in its success; the innermost holds a put. */
-function nested(depth: number): Buffer {
-  // Written by hand: protobufjs cannot encode it past 50 levels. The levels only wrap, so the message is
-  // their heads, outermost first, then the innermost level.
-  const leaf = Buffer.from([0x12, 0x08, 0x12, 0x06, 0x0a, 0x01, 0x6b, 0x12, 0x01, 0x76])
-  const heads: Buffer[] = []
-  let size = leaf.length
-  for (let i = 1; i < depth; i++) {
-    const op = [0x22, ...varint(size)]
-    const head = Buffer.from([0x12, ...varint(op.length + size), ...op])
-    size += head.length
-    heads.push(head)
-  }
-  return Buffer.concat([...heads.reverse(), leaf])
-}
+const nested = (depth: number): Buffer => wrapTxn(depth - 1, putTxn('k'))
 
 function depthOf(r: TxnRequest): number {
   const op = r.success?.[0]

@@ -5,6 +5,7 @@ import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { UnmarshalError } from '../../../src/pkg/errors.js'
 import { etcdSchemas, goCamelCase, goUnmarshalCheck } from '../../../src/grpc/unmarshal.js'
+import { wrapTxn } from '../../helpers/nested-txn.js'
 
 const hex = (s: string): Buffer => Buffer.from(s.replace(/ /g, ''), 'hex')
 
@@ -49,25 +50,7 @@ describe('unmarshal check (gogoproto Unmarshal)', () => {
   it('walks a message nested far deeper than the JavaScript stack goes', () => {
     // 300,000 levels of TxnRequest { success: RequestOp { request_txn: ... } }, the innermost with a bad tag.
     const depth = 300_000
-    const leaf = hex('00')
-    const heads: Buffer[] = []
-    let size = leaf.length
-    const varint = (n: number): number[] => {
-      const out: number[] = []
-      while (n >= 0x80) {
-        out.push((n % 128) | 0x80)
-        n = Math.floor(n / 128)
-      }
-      out.push(n)
-      return out
-    }
-    for (let i = 0; i < depth; i++) {
-      const op = [0x22, ...varint(size)]
-      const head = Buffer.from([0x12, ...varint(op.length + size), ...op])
-      size += head.length
-      heads.push(head)
-    }
-    const bytes = Buffer.concat([...heads.reverse(), leaf])
+    const bytes = wrapTxn(depth, hex('00'))
     assert.equal(goError('etcdserverpb.TxnRequest', bytes), 'proto: TxnRequest: illegal tag 0 (wire type 0)')
   })
 
