@@ -59,7 +59,8 @@ function toJson(v: unknown): JsonValue {
     }
     return out
   }
-  return String(v)
+  // toJS makes nothing else of a YAML document.
+  return null
 }
 
 /** yaml.Unmarshal into interface{}: the first document, as JSON; "" or an empty document is null. */

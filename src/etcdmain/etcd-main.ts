@@ -1,4 +1,5 @@
-// The etcdlite command: parse flags, open the store, serve, stop cleanly on SIGINT/SIGTERM.
+// The etcdlite command: etcd 3.5's command line (flags, ETCD_* environment or --config-file), its checks
+// and failures as etcd reports them, then the store opened and served until SIGINT/SIGTERM.
 import { readFileSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { createSecureContext } from 'node:tls'
@@ -8,7 +9,15 @@ import { createLogger, type Logger } from '../pkg/logger.js'
 import type { EtcdOptions, ListenTlsOptions } from '../embed/options.js'
 import { JwtOptionsError, JwtTokenProvider, type JwtSignMethod } from '../auth/jwt-token.js'
 import { realClock } from '../pkg/clock.js'
-import { parseArgs, usage, UsageError, type Config } from './config.js'
+import { parseArgs, type Config, type ParseResult } from './config.js'
+import { systemResolver, verifyBootstrap, type Resolver } from './bootstrap.js'
+import { ExitError, FatalError, PanicError, StartError, VerifyFlagsError } from './errors.js'
+import { FlagParseError, HelpRequested } from './flag-set.js'
+import { flagsHelp, USAGE } from './help.js'
+import type { LogEntry } from './log-entry.js'
+import { loggerLevel } from './log-level.js'
+import { isMemberInitialized } from './member-initialized.js'
+import { DEFAULT_ETCD_VERSION } from './embed-config.js'
 
 function version(): string {
   const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }
@@ -24,27 +33,130 @@ export function minLeaseTtl(cfg: Pick<Config, 'electionTimeoutMs' | 'heartbeatIn
   return Math.ceil((Math.floor((3 * electionTicks) / 2) * cfg.heartbeatIntervalMs) / 1000)
 }
 
-/** Run the server until a signal stops it; resolves with the process exit code. */
-export async function main(argv: readonly string[]): Promise<number> {
-  let parsed
-  try {
-    parsed = parseArgs(argv)
-  } catch (err) {
-    if (err instanceof UsageError) {
-      process.stderr.write(`etcdlite: ${err.message}\n\n${usage()}`)
-      return 2
-    }
-    throw err
+/** Go's GOOS/GOARCH names for this machine, as `etcd --version` prints them. */
+function goOsArch(): string {
+  const os = process.platform === 'win32' ? 'windows' : process.platform
+  const arch = ({ x64: 'amd64', ia32: '386', arm64: 'arm64', arm: 'arm', ppc64: 'ppc64le', s390x: 's390x' } as Record<string, string>)[process.arch] ?? process.arch
+  return `${os}/${arch}`
+}
+
+/**
+ * `etcd --version` in etcd's shape, which tools parse, naming the etcd version etcdlite reports (the
+ * --etcd-version given, or ETCD_ETCD_VERSION, or the default), then etcdlite's own version.
+ */
+export function versionText(argv: readonly string[], env: ReadonlyMap<string, string>): string {
+  let etcdVersion = env.get('ETCD_ETCD_VERSION') || DEFAULT_ETCD_VERSION
+  for (let i = 0; i < argv.length; i++) {
+    const m = /^--?etcd-version(?:=(.*))?$/.exec(argv[i] ?? '')
+    if (m !== null) etcdVersion = m[1] ?? argv[++i] ?? etcdVersion
   }
-  if (parsed.kind === 'help') {
-    process.stdout.write(usage())
+  return [
+    `etcd Version: ${etcdVersion}`,
+    'Git SHA: Not provided (etcdlite)',
+    `Go Version: none (etcdlite on Node.js ${process.version})`,
+    `Go OS/Arch: ${goOsArch()}`,
+    `etcdlite Version: ${version()}`,
+    '',
+  ].join('\n')
+}
+
+/**
+ * A logger whose error lines are fatal ones: etcd ends on lg.Fatal, and the logger has no fatal level, so
+ * the line is the logger's own with its level renamed.
+ */
+function fatalLogger(): Logger {
+  return createLogger('error', (line) => process.stderr.write(line.replace('"level":"error"', '"level":"fatal"')))
+}
+
+/** What the command reads from its process; tests give their own. */
+export interface MainIo {
+  readonly env: NodeJS.ProcessEnv
+  readonly resolve: Resolver
+}
+
+/** Report a failure of the start as etcd does (its output and exit code); rethrows what is not one. */
+function failure(err: unknown, argv: readonly string[], early: Logger): number {
+  const running = (): void => early.info('Running: ', { args: [process.argv[1] ?? 'etcd', ...argv] })
+  if (err instanceof FlagParseError) {
+    process.stderr.write(`${err.message}\n${USAGE}\n`)
+    return 2
+  }
+  if (err instanceof HelpRequested) {
+    process.stderr.write(`${USAGE}\n`)
+    process.stdout.write(`${flagsHelp()}\n`)
     return 0
+  }
+  if (err instanceof VerifyFlagsError) {
+    running()
+    early.warn('failed to verify flags', { error: err.message })
+    return 1
+  }
+  if (err instanceof StartError) {
+    early.warn('failed to start etcd', { error: err.message })
+    fatalLogger().error('discovery failed', { error: err.message })
+    return 1
+  }
+  if (err instanceof FatalError) {
+    fatalLogger().error(err.message, err.fields)
+    return 1
+  }
+  if (err instanceof ExitError) {
+    process.stderr.write(`${err.message}\n`)
+    return 1
+  }
+  if (err instanceof PanicError) {
+    process.stderr.write(`panic: ${err.message}\n\ngoroutine 1 [running]:\n`)
+    return 2
+  }
+  throw err
+}
+
+/** Run the server until a signal stops it; resolves with the process exit code. */
+export async function main(argv: readonly string[], io: MainIo = { env: process.env, resolve: systemResolver }): Promise<number> {
+  // Before the configuration is read, etcd logs with a default logger at info level.
+  const early = createLogger('info')
+  const log = (e: LogEntry): void => early[e.level](e.msg, e.fields === undefined ? undefined : { ...e.fields })
+  const env = Object.entries(io.env).filter((kv): kv is [string, string] => kv[1] !== undefined)
+  let parsed: ParseResult
+  try {
+    parsed = parseArgs(argv, { env, readFile: (p) => readConfigFile(p), log })
+  } catch (err) {
+    return failure(err, argv, early)
   }
   if (parsed.kind === 'version') {
-    process.stdout.write(`etcdlite Version: ${version()}\nAPI: etcd v3 (3.4 wire compatible)\n`)
+    process.stdout.write(versionText(argv, new Map(env)))
     return 0
   }
-  return serve(parsed.config)
+  early.info('Running: ', { args: [process.argv[1] ?? 'etcd', ...argv] })
+  const cfg = parsed.config
+  try {
+    if (!cfg.memory && isMemberInitialized(cfg.dataDir)) {
+      early.info('server has been already initialized', { 'data-dir': cfg.dataDir, 'dir-type': 'member' })
+    } else {
+      await verifyBootstrap(cfg, io.resolve)
+    }
+  } catch (err) {
+    return failure(err, argv, early)
+  }
+  return serve(cfg)
+}
+
+/** ioutil.ReadFile's errors as Go words them: `open <path>: no such file or directory`. */
+function readConfigFile(path: string): string {
+  try {
+    return readFileSync(path, 'utf8')
+  } catch (err) {
+    throw new Error(`open ${path}: ${goErrno(err)}`, { cause: err })
+  }
+}
+
+/** Go's text for a system error. */
+function goErrno(err: unknown): string {
+  const code = (err as NodeJS.ErrnoException).code
+  if (code === 'ENOENT') return 'no such file or directory'
+  if (code === 'EACCES') return 'permission denied'
+  if (code === 'EISDIR') return 'is a directory'
+  return err instanceof Error ? err.message : String(err)
 }
 
 // ---- TLS ----
@@ -111,7 +223,7 @@ async function authTokenFor(cfg: Config): Promise<NonNullable<EtcdOptions['authT
 // ---- end Auth flags ----
 
 async function serve(cfg: Config): Promise<number> {
-  const logger = createLogger(cfg.logLevel)
+  const logger = createLogger(loggerLevel(cfg.logLevel))
   let authToken: NonNullable<EtcdOptions['authToken']>
   try {
     authToken = await authTokenFor(cfg)
@@ -140,6 +252,8 @@ async function serve(cfg: Config): Promise<number> {
       autoCompactionRetention: cfg.autoCompactionRetention,
       name: cfg.name,
       peerUrls: cfg.initialAdvertisePeerUrls,
+      memberId: cfg.memberId,
+      clusterId: cfg.clusterId,
       ...(cfg.advertiseClientUrls === undefined ? {} : { advertiseClientUrls: cfg.advertiseClientUrls }),
     }
     // --restore-snapshot: load the snapshot into the new data dir (or memory) first.

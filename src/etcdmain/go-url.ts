@@ -31,7 +31,8 @@ export function goQuote(s: string): string {
   return JSON.stringify(s).replace(/[\u007f-\u009f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`)
 }
 
-const hasCtl = (s: string): boolean => /[\u0000-\u001f\u007f]/.test(s)
+/** stringContainsCTLByte: a byte below 0x20, or 0x7f. */
+const hasCtl = (s: string): boolean => [...s].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f)
 
 /** getScheme: letters first, then letters, digits, "+", "-", "."; a ":" first is an error. */
 function getScheme(raw: string): { scheme: string; rest: string } | 'missing' {

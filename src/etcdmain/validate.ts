@@ -5,19 +5,9 @@ import { PanicError, VerifyFlagsError } from './errors.js'
 import { formatGoDuration } from './flag-values.js'
 import { goQuote, isGoIp, splitHostPort } from './go-url.js'
 import type { LogEntry } from './log-entry.js'
+import { parseZapLevel } from './log-level.js'
 import { CLUSTER_STATE_EXISTING, CLUSTER_STATE_NEW, DEFAULT_LOG_OUTPUT, type EmbedConfig } from './embed-config.js'
 import type { EtcdUrl } from './urls.js'
-
-/** zap's levels (zapcore.Level.UnmarshalText, which also takes them in upper case). */
-export const ZAP_LEVELS = ['debug', 'info', 'warn', 'error', 'dpanic', 'panic', 'fatal'] as const
-export type ZapLevel = (typeof ZAP_LEVELS)[number]
-
-/** zapcore.Level.Set: a level name in lower or upper case; '' is info. */
-export function parseZapLevel(s: string): ZapLevel | undefined {
-  if (s === '') return 'info'
-  const lower = s.toLowerCase()
-  return (ZAP_LEVELS as readonly string[]).includes(lower) ? (lower as ZapLevel) : undefined
-}
 
 const ERR_CONFLICT_BOOTSTRAP_FLAGS = 'multiple discovery or bootstrap flags are set. Choose one of "initial-cluster", "discovery" or "discovery-srv"'
 const ERR_LOG_ROTATION_INVALID_LOG_OUTPUT = '--log-outputs requires a single file path when --log-rotate-config-json is defined'
