@@ -22,6 +22,8 @@ export interface CliOptions {
   readonly readyTimeoutMs?: number
   /** --log-level (default warn). */
   readonly logLevel?: 'debug' | 'info' | 'warn' | 'error'
+  /** The environment (default: this process's). */
+  readonly env?: NodeJS.ProcessEnv
 }
 
 /**
@@ -32,6 +34,7 @@ export async function spawnEtcdlite(args: readonly string[], opts: CliOptions = 
   const proc = spawn(process.execPath, [ETCDLITE_BIN, '--listen-client-urls', 'http://127.0.0.1:0', '--log-level', opts.logLevel ?? 'warn', ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
     ...(opts.cwd !== undefined ? { cwd: opts.cwd } : {}),
+    ...(opts.env !== undefined ? { env: opts.env } : {}),
   })
   let err = ''
   let out = ''
