@@ -113,6 +113,11 @@ function failure(err: unknown, argv: readonly string[], early: Logger): number {
 
 /** Run the server until a signal stops it; resolves with the process exit code. */
 export async function main(argv: readonly string[], io: MainIo = { env: process.env, resolve: systemResolver }): Promise<number> {
+  // etcd's sub-commands run its proxies, which etcdlite does not have.
+  if (argv[0] === 'gateway' || argv[0] === 'grpc-proxy') {
+    process.stderr.write(`etcdlite does not implement 'etcd ${argv[0]}' (one of etcd's proxies); it runs as a member only\n`)
+    return 1
+  }
   // Before the configuration is read, etcd logs with a default logger at info level.
   const early = createLogger('info')
   const log = (e: LogEntry): void => early[e.level](e.msg, e.fields === undefined ? undefined : { ...e.fields })
@@ -141,12 +146,13 @@ export async function main(argv: readonly string[], io: MainIo = { env: process.
   return serve(cfg)
 }
 
-/** ioutil.ReadFile's errors as Go words them: `open <path>: no such file or directory`. */
+/** ioutil.ReadFile's errors as Go words them: `open <path>: no such file or directory`, `read <dir>: is a directory`. */
 function readConfigFile(path: string): string {
   try {
     return readFileSync(path, 'utf8')
   } catch (err) {
-    throw new Error(`open ${path}: ${goErrno(err)}`, { cause: err })
+    const op = (err as NodeJS.ErrnoException).code === 'EISDIR' ? 'read' : 'open'
+    throw new Error(`${op} ${path}: ${goErrno(err)}`, { cause: err })
   }
 }
 

@@ -197,6 +197,14 @@ describe('failures, as etcd reports them', () => {
     })
   }
 
+  it("etcd's proxy sub-commands are refused, saying so", () => {
+    for (const cmd of ['gateway', 'grpc-proxy']) {
+      const r = etcdlite([cmd, 'start'])
+      assert.equal(r.code, 1)
+      assert.equal(r.stderr, `etcdlite does not implement 'etcd ${cmd}' (one of etcd's proxies); it runs as a member only\n`)
+    }
+  })
+
   it('an etcdlite that serves one member refuses a larger initial cluster, saying so', () => {
     const r = etcdlite(['--memory', '--listen-client-urls', 'http://127.0.0.1:0', '--name', 'a', '--initial-advertise-peer-urls', 'http://127.0.0.1:2390', '--initial-cluster', 'a=http://127.0.0.1:2390,b=http://127.0.0.1:2391'])
     assert.equal(r.code, 1)
