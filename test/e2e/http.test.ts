@@ -64,8 +64,8 @@ interface Target {
   close(): Promise<void>
 }
 
-async function etcdliteTarget(): Promise<Target & { readonly etcd: Etcd; readonly grpc: GrpcServer }> {
-  const etcd = await openEtcd({ memory: true })
+async function etcdliteTarget(etcdVersion?: string): Promise<Target & { readonly etcd: Etcd; readonly grpc: GrpcServer }> {
+  const etcd = await openEtcd({ memory: true, ...(etcdVersion === undefined ? {} : { etcdVersion }) })
   const g = new GrpcServer(etcd.server, { maxRequestBytes: 1 << 20, report: (err) => assert.fail(String(err)), http: httpHandler(etcd.server, 'client') })
   const { port } = await g.bind('127.0.0.1', 0)
   return {
@@ -209,6 +209,19 @@ describe('etcdlite: HTTP/1.1 and gRPC on one port', () => {
 
   it('/health body is etcd 3.5\'s, with an empty reason', async () => {
     assert.equal((await http(t.endpoint, '/health')).body, '{"health":"true","reason":""}')
+  })
+
+  it('/health body is etcd 3.4\'s, without a reason, when etcdlite reports 3.4.23', async () => {
+    const t34 = await etcdliteTarget('3.4.23')
+    try {
+      assert.equal((await http(t34.endpoint, '/health')).body, '{"health":"true"}')
+      await t34.etcd.server.maintenance.alarm({ action: 'ACTIVATE', memberId: t34.etcd.server.memberId, alarm: 'NOSPACE' })
+      const down = await http(t34.endpoint, '/health')
+      assert.deepEqual([down.status, down.body], [503, '{"health":"false"}\n'])
+      assert.equal((await http(t34.endpoint, '/health?exclude=NOSPACE')).body, '{"health":"true"}')
+    } finally {
+      await t34.close()
+    }
   })
 
   it('serves gRPC calls and HTTP requests at the same time', async () => {
