@@ -525,7 +525,8 @@ export async function openEtcd(opts: EtcdOptions = {}): Promise<Etcd> {
       auth: { tokenTtlMs: o.authTokenTtl * 1000, bcryptCost: o.bcryptCost, ...(o.authToken === 'simple' ? {} : { jwt: o.authToken }) },
     })
     const r = server.restored
-    logger.info('kvstore restored', { 'current-rev': r.currentRev, 'compact-rev': r.compactRev, 'index-from': r.indexFrom, 'log-entries-read': r.logEntriesRead })
+    // etcd's mvcc logs this line (with current-rev) as it opens its store; the other fields are etcdlite's.
+    logger.info('kvstore restored', { 'current-rev': r.currentRev, 'compact-rev': r.compactRev, 'index-from': r.indexFrom, 'log-entries-read': r.logEntriesRead }, 'mvcc/kvstore.go:423')
     return new Etcd(server, logger, o.maxRequestBytes, opts.advertiseClientUrls !== undefined)
   } catch (err) {
     await backend.close().catch(() => undefined)

@@ -1,14 +1,17 @@
 // The etcdlite command: parse flags, open the store, serve, stop cleanly on SIGINT/SIGTERM.
-import { readFileSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { createSecureContext } from 'node:tls'
 import { Etcd, openEtcd } from '../embed/etcd.js'
 import { DataDirError } from '../backend/data-dir.js'
-import { createLogger, type Logger } from '../pkg/logger.js'
+import { createLogger, type Logger, type ZapLogger } from '../pkg/logger.js'
+import { HeldLogger } from '../pkg/held-logger.js'
+import { DEFAULT_LOG_OUTPUT, LoggingConfigError, setupLogging, type LoggingConfig } from '../pkg/log-outputs.js'
 import type { EtcdOptions, ListenTlsOptions } from '../embed/options.js'
 import { JwtOptionsError, JwtTokenProvider, type JwtSignMethod } from '../auth/jwt-token.js'
 import { realClock } from '../pkg/clock.js'
 import { parseArgs, usage, UsageError, type Config } from './config.js'
+import { logFailedToVerifyFlags, StartupLog, type ServingListener } from './startup-log.js'
 
 function version(): string {
   const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }
@@ -110,16 +113,85 @@ async function authTokenFor(cfg: Config): Promise<NonNullable<EtcdOptions['authT
 }
 // ---- end Auth flags ----
 
+/** os.Args as etcd logs them: the program, then its arguments. */
+function processArgs(): string[] {
+  return [process.argv[1] ?? 'etcd', ...process.argv.slice(2)]
+}
+
+/** The data dir already holds a store (etcd's identifyDataDirOrDie finding a member dir). */
+function dataDirInitialized(dir: string): boolean {
+  try {
+    return readdirSync(dir).length > 0
+  } catch {
+    return false
+  }
+}
+
+/** Go's net.Listen error text for Node's listen error on `host:port` ("listen tcp 127.0.0.1:2379: bind: address already in use"). */
+function goListenError(err: unknown, host: string, port: number): string {
+  const bind: Readonly<Record<string, string>> = { EADDRINUSE: 'address already in use', EACCES: 'permission denied', EADDRNOTAVAIL: 'cannot assign requested address' }
+  const text = bind[(err as NodeJS.ErrnoException).code ?? '']
+  if (text === undefined) return err instanceof Error ? err.message : String(err)
+  return `listen tcp ${host.includes(':') ? `[${host}]` : host}:${port}: bind: ${text}`
+}
+
+/** etcd's --logger and --log-outputs; a Config without them logs as etcd does by default (zap, "default"). */
+type LoggingFlags = Partial<Pick<LoggingConfig, 'logger' | 'logOutputs' | 'logLevel'>>
+
 async function serve(cfg: Config): Promise<number> {
-  const logger = createLogger(cfg.logLevel)
+  const args = processArgs()
+  const flags: LoggingFlags = cfg
+  let lg: ZapLogger
+  try {
+    lg = setupLogging({ logger: flags.logger ?? 'zap', logOutputs: flags.logOutputs ?? [DEFAULT_LOG_OUTPUT], logLevel: cfg.logLevel })
+  } catch (err) {
+    if (!(err instanceof LoggingConfigError)) throw err
+    // etcd reports these with its default logger (info, stderr), having none of its own.
+    logFailedToVerifyFlags(createLogger('info'), args, err)
+    return 1
+  }
+  const peerUrls = cfg.initialAdvertisePeerUrls
+  const log = new StartupLog(lg, {
+    name: cfg.name,
+    dataDir: cfg.dataDir,
+    memory: cfg.memory,
+    etcdVersion: cfg.etcdVersion,
+    etcdliteVersion: version(),
+    memberInitialized: cfg.restoreSnapshot !== undefined || (!cfg.memory && dataDirInitialized(cfg.dataDir)),
+    heartbeatIntervalMs: cfg.heartbeatIntervalMs,
+    electionTimeoutMs: cfg.electionTimeoutMs,
+    initialAdvertisePeerUrls: peerUrls,
+    // etcd's defaults for the peer and bootstrap flags: etcdlite serves no peers.
+    listenPeerUrls: ['http://localhost:2380'],
+    listenClientUrls: cfg.listenClientUrls.map((u) => u.url),
+    advertiseClientUrls: cfg.advertiseClientUrls,
+    listenMetricsUrls: cfg.listenMetricsUrls.map((u) => u.url),
+    initialCluster: peerUrls.map((u) => `${cfg.name}=${u}`).sort().join(','),
+    initialClusterToken: 'etcd-cluster',
+    initialClusterState: 'new',
+    quotaBackendBytes: cfg.quotaBackendBytes,
+    maxRequestBytes: cfg.maxRequestBytes,
+    autoCompactionMode: cfg.autoCompactionMode,
+    autoCompactionRetention: cfg.autoCompactionRetention,
+    simpleToken: cfg.authToken.type === 'simple',
+  })
+  log.starting(args)
+  let tls: ListenTlsOptions | undefined
   let authToken: NonNullable<EtcdOptions['authToken']>
   try {
+    // ---- TLS ----
+    tls = await clientTlsFor(cfg, lg)
+    // ---- end TLS ----
+    log.startingAnEtcdServer()
     authToken = await authTokenFor(cfg)
   } catch (err) {
-    process.stderr.write(`etcdlite: ${err instanceof Error ? err.message : String(err)}\n`)
+    log.failedToStart(err)
     return 1
   }
   let etcd
+  // The store logs as it opens; etcd logs the backend and the member before that.
+  const held = new HeldLogger(lg)
+  const openedAt = performance.now()
   try {
     const options = {
       ...(cfg.memory ? { memory: true } : { dataDir: cfg.dataDir }),
@@ -128,7 +200,7 @@ async function serve(cfg: Config): Promise<number> {
       maxTxnOps: cfg.maxTxnOps,
       watchProgressNotifyIntervalMs: cfg.watchProgressNotifyIntervalMs,
       indexCheckpointEntries: cfg.indexCheckpointEntries,
-      logger,
+      logger: held,
       minLeaseTtl: minLeaseTtl(cfg),
       leaseRenewOnStartMs: cfg.electionTimeoutMs,
       quotaBackendBytes: cfg.quotaBackendBytes,
@@ -145,48 +217,52 @@ async function serve(cfg: Config): Promise<number> {
     // --restore-snapshot: load the snapshot into the new data dir (or memory) first.
     etcd = await openEtcd(cfg.restoreSnapshot === undefined ? options : await Etcd.restoreSnapshot(cfg.restoreSnapshot, options))
   } catch (err) {
+    held.release()
     const why = err instanceof DataDirError ? err.reason : err instanceof Error ? err.message : String(err)
-    process.stderr.write(`etcdlite: cannot open data dir ${cfg.dataDir}: ${why}\n`)
+    log.failedToStart(new Error(`cannot open data dir ${cfg.dataDir}: ${why}`, { cause: err }))
     return 1
   }
-  const stopped = new Promise<string>((resolve) => {
+  const member = { memberId: etcd.server.memberId, clusterId: etcd.server.clusterId }
+  log.openedBackend(member, performance.now() - openedAt)
+  held.release()
+  log.serverStarted(member)
+  const stopped = new Promise<NodeJS.Signals>((resolve) => {
     process.once('SIGINT', () => resolve('SIGINT'))
     process.once('SIGTERM', () => resolve('SIGTERM'))
   })
   const bound: string[] = []
+  const listeners: ServingListener[] = []
   try {
-    // --listen-metrics-urls first, so they serve by the time the client ready line appears.
     for (const u of cfg.listenMetricsUrls) {
-      const l = await etcd.listenMetrics({ host: u.host, port: u.port })
-      logger.info('serving metrics', { address: `http://${l.endpoint}/metrics` })
-      process.stdout.write(`etcdlite: serving metrics on http://${l.endpoint}/metrics\n`)
+      try {
+        await etcd.listenMetrics({ host: u.host, port: u.port })
+      } catch (err) {
+        throw new Error(goListenError(err, u.host, u.port), { cause: err })
+      }
     }
     // ---- TLS ----
-    const tls = await clientTlsFor(cfg, logger)
     for (const u of cfg.listenClientUrls) {
-      const l = await etcd.listen({ host: u.host, port: u.port, ...(u.secure && tls !== undefined ? { tls } : {}) })
-      const url = `${u.secure ? 'https' : 'http'}://${l.endpoint}`
-      bound.push(url)
-      if (u.secure) logger.info('serving client traffic securely', { address: l.endpoint })
-      else logger.info('serving client traffic insecurely', { address: l.endpoint })
-      process.stdout.write(`etcdlite: ready to serve client requests on ${url}\n`)
+      let l
+      try {
+        l = await etcd.listen({ host: u.host, port: u.port, ...(u.secure && tls !== undefined ? { tls } : {}) })
+      } catch (err) {
+        throw new Error(goListenError(err, u.host, u.port), { cause: err })
+      }
+      bound.push(`${u.secure ? 'https' : 'http'}://${l.endpoint}`)
+      listeners.push({ address: l.endpoint, secure: u.secure })
     }
     // ---- end TLS ----
   } catch (err) {
-    process.stderr.write(`etcdlite: cannot listen: ${err instanceof Error ? err.message : String(err)}\n`)
     await etcd.close()
+    log.failedToStart(err)
     return 1
   }
-  logger.info('etcdlite started', {
-    name: cfg.name,
-    'data-dir': cfg.memory ? ':memory:' : cfg.dataDir,
-    'member-id': etcd.server.memberId.toString(16),
-    'cluster-id': etcd.server.clusterId.toString(16),
-    'advertise-client-urls': cfg.advertiseClientUrls ?? bound,
-  })
+  log.nowServing(member, bound)
+  log.ready(member, listeners)
   const signal = await stopped
-  logger.info('received signal; shutting down', { signal })
+  log.receivedSignal(signal)
+  log.closing(member)
   await etcd.close()
-  logger.info('stopped')
+  log.closed()
   return 0
 }

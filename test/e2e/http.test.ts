@@ -14,14 +14,14 @@ import { spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { request, Agent } from 'node:http'
 import { connect, type Socket } from 'node:net'
-import { createInterface } from 'node:readline'
 import * as grpc from '@grpc/grpc-js'
 import { openEtcd, type Etcd } from '../../src/embed/etcd.js'
 import { checkHealth, httpHandler, HttpListener } from '../../src/embed/http.js'
 import { GrpcServer } from '../../src/grpc/server.js'
 import { loadEtcdProto } from '../../src/grpc/proto.js'
 import { rawClient, unary } from '../helpers/grpc-client.js'
-import { ETCDLITE_BIN, haveEtcd, startReferenceEtcd, type ServerProcess } from '../helpers/processes.js'
+import { ETCDLITE_BIN, etcdServing, haveEtcd, startReferenceEtcd, type ServerProcess } from '../helpers/processes.js'
+import { haveProcNet, listeningPorts } from '../helpers/proc-sockets.js'
 import { rawWatchStream } from '../helpers/watch-stream.js'
 import { until } from '../helpers/until.js'
 
@@ -288,19 +288,16 @@ describe('etcdlite: metrics listener and shutdown', () => {
     await assert.rejects(http(endpoint, '/health'), { code: 'ECONNREFUSED' })
   })
 
-  it('the CLI serves --listen-metrics-urls and stops cleanly', async () => {
+  it('the CLI serves --listen-metrics-urls and stops cleanly', { skip: haveProcNet() ? false : 'no /proc/net' }, async () => {
     const proc = spawn(process.execPath, [
-      ETCDLITE_BIN, '--memory', '--listen-client-urls', 'http://127.0.0.1:0', '--listen-metrics-urls', 'http://127.0.0.1:0', '--log-level', 'warn',
-    ], { stdio: ['ignore', 'pipe', 'inherit'] })
+      ETCDLITE_BIN, '--memory', '--listen-client-urls', 'http://127.0.0.1:0', '--listen-metrics-urls', 'http://127.0.0.1:0',
+    ], { stdio: ['ignore', 'ignore', 'pipe'] })
     try {
-      assert.ok(proc.stdout !== null)
-      let metrics = ''
-      for await (const line of createInterface({ input: proc.stdout })) {
-        const m = /serving metrics on http:\/\/(\S+)\/metrics/.exec(line)
-        if (m?.[1] !== undefined) metrics = m[1]
-        if (line.includes('ready to serve client requests')) break
-      }
-      assert.notEqual(metrics, '')
+      const client = await etcdServing(proc, 20_000)
+      // etcd names a metrics listener by its flag URL (port 0 here): the bound port is the other one listening.
+      const ports = (await listeningPorts(proc.pid ?? 0)).filter((p) => `127.0.0.1:${p}` !== client)
+      assert.equal(ports.length, 1, `listening ports besides the client's: ${ports.join(', ')}`)
+      const metrics = `127.0.0.1:${ports[0] ?? 0}`
       assert.equal((await http(metrics, '/health')).body, '{"health":"true","reason":""}')
       assert.match((await http(metrics, '/metrics')).body, /^etcd_server_is_leader 1$/m)
       proc.kill('SIGTERM')
