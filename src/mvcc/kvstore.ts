@@ -14,7 +14,7 @@ import { decodeStored, StoreTxnRead, StoreTxnWrite } from './kvstore-txn.js'
 import { Compactor } from './kvstore-compaction.js'
 import { compactionMarkers, dropCheckpoint, readCheckpoint, writeCheckpoint, type CheckpointState, type LoadedCheckpoint } from './index-checkpoint.js'
 import { CHECKPOINT_KEYS_PER_TURN, CHECKPOINT_MIN_ENTRIES, IndexCheckpointer } from './index-checkpointer.js'
-import { MvccOpCounts } from './op-counts.js'
+import { MvccMetrics } from './metrics.js'
 
 export interface KvStoreOptions {
   /** Revision-log keys deleted per physical compaction step (etcd's CompactionBatchLimit). */
@@ -52,8 +52,8 @@ const KEY_ZERO = new Uint8Array([0])
 export class KvStore implements KV {
   /** @internal */ readonly backend: Backend
   /** @internal */ readonly index = new TreeIndex()
-  /** The requests the store has served, by kind (etcd_mvcc_*_total). */
-  readonly opCounts = new MvccOpCounts()
+  /** What the store counts for the metrics (mvcc/metrics.ts). */
+  readonly metrics = new MvccMetrics()
   /** @internal */ readonly leases: LeaseItems | undefined
   private indexSource: 'checkpoint' | 'log' = 'log'
   private replayed = 0
