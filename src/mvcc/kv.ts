@@ -108,7 +108,7 @@ export interface KV {
   durableRev(): number
   /** The compacted revision, -1 before any compaction. */
   compactRev(): number
-  /** Keys live at the durable revision (etcd_debugging_mvcc_keys_total); not a request, so not counted. */
+  /** Keys that exist now, durable or not (etcd_debugging_mvcc_keys_total); kept as keys come and go, not counted per call. */
   keyCount(): number
   /** The requests served by kind, compactions, hashes and watch events (etcd_mvcc_*, etcd_debugging_mvcc_*). */
   readonly metrics: MvccMetrics

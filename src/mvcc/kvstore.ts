@@ -1,7 +1,7 @@
 // Mirrors etcd mvcc/kvstore.go: the revisioned store over a Backend, with an in-memory key index.
 import type { Backend } from '../backend/backend.js'
 import type { LeaseItems } from '../lease/lessor.js'
-import { FROM_KEY, latin1ToBytes } from '../pkg/bytes.js'
+import { latin1ToBytes } from '../pkg/bytes.js'
 import { META } from '../backend/schema.js'
 import { invariant, verify } from '../pkg/verify.js'
 import { CompactedError, FutureRevError, RevisionNotFoundError } from './errors.js'
@@ -47,8 +47,6 @@ export const KVSTORE_DEFAULTS: KvStoreOptions = {
  * durable revision, so a read never sees a write that is not yet durable, and sees every write that
  * was acknowledged (acknowledgement waits for `sync`).
  */
-const KEY_ZERO = new Uint8Array([0])
-
 export class KvStore implements KV {
   /** @internal */ readonly backend: Backend
   /** @internal */ readonly index = new TreeIndex()
@@ -136,7 +134,7 @@ export class KvStore implements KV {
   }
 
   keyCount(): number {
-    return this.index.count(KEY_ZERO, FROM_KEY, this.durable)
+    return this.index.liveKeys
   }
 
   read(): TxnRead {
