@@ -522,6 +522,7 @@ export async function openEtcd(opts: EtcdOptions = {}): Promise<Etcd> {
       maintenance: { quotaBackendBytes: o.quotaBackendBytes, etcdVersion: o.etcdVersion },
       member: { name: o.name, peerUrls: o.peerUrls, clientUrls: o.advertiseClientUrls ?? [] },
       autoCompaction: parseRetention(o.autoCompactionMode, o.autoCompactionRetention),
+      metrics: o.metrics,
       auth: { tokenTtlMs: o.authTokenTtl * 1000, bcryptCost: o.bcryptCost, ...(o.authToken === 'simple' ? {} : { jwt: o.authToken }) },
     })
     const r = server.restored

@@ -1,6 +1,6 @@
 // HTTP beside gRPC, as etcd serves it: /health, /version and /metrics on the client port (the same port as
-// gRPC), against etcdlite and the real etcd (started with --metrics extensive, so it shows the handling-time
-// histogram etcdlite always shows): status codes, content types, bodies, and the metrics both expose after
+// gRPC), against etcdlite and the real etcd (both with --metrics extensive, so they show the handling-time
+// histogram): status codes, content types, bodies, and the metrics both expose after
 // the same calls. Then etcdlite alone: HTTP/1.1 and gRPC at once on one port, first bytes split across
 // reads, the --listen-metrics-urls listener (embedded and CLI), and a shutdown that leaves nothing open.
 // Last, etcd 3.5.11+'s /livez and /readyz (etcdlite alone: etcd 3.4.23 has neither): exact bodies and status
@@ -65,7 +65,7 @@ interface Target {
 }
 
 async function etcdliteTarget(etcdVersion?: string): Promise<Target & { readonly etcd: Etcd; readonly grpc: GrpcServer }> {
-  const etcd = await openEtcd({ memory: true, ...(etcdVersion === undefined ? {} : { etcdVersion }) })
+  const etcd = await openEtcd({ memory: true, metrics: 'extensive', ...(etcdVersion === undefined ? {} : { etcdVersion }) })
   const g = new GrpcServer(etcd.server, { maxRequestBytes: 1 << 20, report: (err) => assert.fail(String(err)), http: httpHandler(etcd.server, 'client') })
   const { port } = await g.bind('127.0.0.1', 0)
   return {
