@@ -5,7 +5,8 @@ import { once } from 'node:events'
 import { createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { ETCDLITE_BIN, etcdliteReadyAddress, startReferenceEtcd } from '../../test/helpers/processes.js'
+import { createInterface } from 'node:readline'
+import { ETCDLITE_BIN, etcdServingAddress, startReferenceEtcd } from '../../test/helpers/processes.js'
 import { statCpuTicks, USER_HZ } from './proc-stat.js'
 
 export type ServerName = 'etcd' | 'etcdlite'
@@ -97,7 +98,7 @@ export function teeOutput(proc: ChildProcess, launch: EtcdliteLaunch): void {
 export function etcdliteArgs(launch: EtcdliteLaunch, dataDir: string): string[] {
   return [
     ...launch.nodeArgs, launch.bin ?? ETCDLITE_BIN,
-    '--listen-client-urls', 'http://127.0.0.1:0', '--data-dir', dataDir, '--log-level', 'warn', ...launch.args,
+    '--listen-client-urls', 'http://127.0.0.1:0', '--data-dir', dataDir, ...launch.args,
   ]
 }
 
@@ -146,6 +147,34 @@ function readyLine<T>(proc: ChildProcess, name: string, parse: (out: string) => 
   })
 }
 
+/**
+ * The bound client address in a line of etcdlite's output: etcd's "serving client traffic" log line (on
+ * stderr), or the stdout ready line of etcdlite builds from before it logged etcd's lines (a `bin` to
+ * compare with).
+ */
+export function etcdliteServingAddress(line: string): string | undefined {
+  return etcdServingAddress(line) ?? /ready to serve client requests on http:\/\/(\S+)/.exec(line)?.[1]
+}
+
+/** Resolve with the client address once etcdlite says it serves (either stream); reject if it exits first or after `timeoutMs`. */
+export function etcdliteServing(proc: ChildProcess, timeoutMs: number): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no ready line within ${timeoutMs / 1000} s`)), timeoutMs)
+    const settle = (f: () => void): void => {
+      clearTimeout(timer)
+      f()
+    }
+    proc.once('exit', (code, signal) => settle(() => reject(new Error(`exited (${String(code ?? signal)}) before ready`))))
+    for (const stream of [proc.stdout, proc.stderr]) {
+      if (stream === null) continue
+      createInterface({ input: stream }).on('line', (line) => {
+        const address = etcdliteServingAddress(line)
+        if (address !== undefined) settle(() => resolve(address))
+      })
+    }
+  })
+}
+
 /** Start the etcdlite CLI on port 0 with a fresh temp data dir on disk (not --memory) and default durability. */
 export async function startEtcdlite(launch: EtcdliteLaunch): Promise<BenchServer> {
   const dataDir = mkdtempSync(join(tmpdir(), 'etcdlite-bench-'))
@@ -159,7 +188,18 @@ export async function startEtcdlite(launch: EtcdliteLaunch): Promise<BenchServer
     if (running(proc)) proc.kill('SIGKILL')
     rmSync(dataDir, { recursive: true, force: true })
   }
-  const { ready: endpoint, pid } = await readyFromStdout(proc, 'etcdlite', etcdliteReadyAddress, 20_000, () => stderr, killSync)
+  let endpoint: string
+  try {
+    endpoint = await etcdliteServing(proc, 20_000)
+  } catch (e) {
+    killSync()
+    throw new Error(`etcdlite: ${e instanceof Error ? e.message : String(e)}: ${stderr}`, { cause: e })
+  }
+  const pid = proc.pid
+  if (pid === undefined) {
+    killSync()
+    throw new Error('etcdlite: no pid')
+  }
   let disposed = false
   return {
     name: 'etcdlite',

@@ -17,9 +17,9 @@ import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
 import * as grpc from '@grpc/grpc-js'
 import { lenFieldSize, Reader, WIRE_LEN, WIRE_VARINT, writeBytesField, writeVarintField } from '../../src/pkg/proto-wire.js'
-import { etcdliteReadyAddress, etcdServingAddress, referenceEtcdArgs } from '../../test/helpers/processes.js'
+import { etcdServingAddress, referenceEtcdArgs } from '../../test/helpers/processes.js'
 import { LoadProcess } from './child.js'
-import { etcdliteArgs, processCpuSeconds, processRssMiB, teeOutput, type EtcdliteLaunch, type ServerName } from './servers.js'
+import { etcdliteArgs, etcdliteServingAddress, processCpuSeconds, processRssMiB, teeOutput, type EtcdliteLaunch, type ServerName } from './servers.js'
 import { median } from './stats.js'
 import { fmt, present, printRows, ratio } from './table.js'
 
@@ -137,7 +137,7 @@ interface Launched {
   readonly pid: number
   readonly endpoint: string
   readonly spawnedAt: number
-  /** When the process said it serves clients (etcd's "serving client traffic" log line, etcdlite's ready line). */
+  /** When the process said it serves clients (the "serving client traffic" log line both write). */
   readonly readyAt: number
 }
 
@@ -179,12 +179,12 @@ async function launch(kind: ServerName, dataDir: string, p: StartupParams): Prom
       if (proc.stderr === null) throw new Error('stderr is not piped')
       createInterface({ input: proc.stderr }).on('line', (line) => {
         tail = (tail + line + '\n').slice(-4000)
-        const address = kind === 'etcd' ? etcdServingAddress(line) : undefined
+        const address = kind === 'etcd' ? etcdServingAddress(line) : etcdliteServingAddress(line)
         if (address !== undefined) settle(() => resolve(address))
       })
       if (proc.stdout !== null) {
         createInterface({ input: proc.stdout }).on('line', (line) => {
-          const address = etcdliteReadyAddress(line)
+          const address = etcdliteServingAddress(line)
           if (address !== undefined) settle(() => resolve(address))
         })
       }

@@ -43,8 +43,13 @@ export interface Backend {
    * with the database's error as its cause.
    */
   readonly failure: Error | undefined
-  /** How long each commit took: write and sync (etcd_disk_backend_commit_duration_seconds, _wal_fsync_). */
+  /** How long each commit took: write and sync (etcd_disk_backend_commit_duration_seconds, the WAL histograms). */
   readonly commitTimes: CommitTimes
+  /**
+   * Bytes the commits so far handed to the database's write-ahead log, as estimated for size() (entry keys,
+   * values and per-op framing; etcd_disk_wal_write_bytes_total).
+   */
+  readonly writtenLogBytes: number
   /**
    * Called once per failed commit, synchronously, after the failed batches are dropped (reads see only
    * what is on disk) and before any committer's promise rejects: the owner of in-memory state derived

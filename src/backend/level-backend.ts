@@ -31,6 +31,8 @@ interface Batch {
   index: Map<string, Uint8Array | null> | undefined
   /** How many ops of `keys`/`values` are in `index`. */
   indexed: number
+  /** What the ops add to LevelDB's write-ahead log: key, value and OP_OVERHEAD each (a delete has no value). */
+  logBytes: number
   readonly done: Deferred<void>
 }
 
@@ -38,7 +40,7 @@ function newBatch(): Batch {
   const done = deferred<void>()
   // A batch may complete with nobody waiting on it; never let that become an unhandled rejection.
   done.promise.catch(() => undefined)
-  return { chain: undefined, keys: [], values: [], index: undefined, indexed: 0, done }
+  return { chain: undefined, keys: [], values: [], index: undefined, indexed: 0, logBytes: 0, done }
 }
 
 /** The batch's newest buffered write of a prefixed key: a value, null (deleted), or undefined (not written). */
@@ -105,6 +107,7 @@ export interface LevelBackendOptions {
 export class LevelBackend implements Backend {
   readonly syncWrites: boolean
   readonly commitTimes = new CommitTimes()
+  private logWritten = 0
   private readonly db: Db
   private cur: Batch = newBatch()
   private inflight: Batch | undefined
@@ -170,6 +173,7 @@ export class LevelBackend implements Backend {
     this.cur.keys.push(k)
     this.cur.values.push(value)
     const n = k.length + value.length + OP_OVERHEAD
+    this.cur.logBytes += n
     this.written += n
     this.freeWritten += n
   }
@@ -180,6 +184,7 @@ export class LevelBackend implements Backend {
     this.chain().del(k)
     this.cur.keys.push(k)
     this.cur.values.push(null)
+    this.cur.logBytes += k.length + OP_OVERHEAD
     // On disk a delete appends a tombstone to the write-ahead log; in memory it frees space (seen at the
     // next measurement).
     if (this.disk !== undefined) {
@@ -285,6 +290,10 @@ export class LevelBackend implements Backend {
     await this.measuring?.catch(() => undefined)
     // Closing the database closes its snapshots and their iterators.
     await this.db.close()
+  }
+
+  get writtenLogBytes(): number {
+    return this.logWritten
   }
 
   // ---- Maintenance: size, snapshot, defragment ----
@@ -416,6 +425,7 @@ export class LevelBackend implements Backend {
     chain.write(options).then(
       () => {
         this.commitTimes.observe((performance.now() - started) / 1000)
+        this.logWritten += b.logBytes
         this.inflight = undefined
         b.done.resolve()
         if (this.cur.chain !== undefined) this.flush()

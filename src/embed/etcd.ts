@@ -523,10 +523,12 @@ export async function openEtcd(opts: EtcdOptions = {}): Promise<Etcd> {
       member: { name: o.name, peerUrls: o.peerUrls, clientUrls: o.advertiseClientUrls ?? [] },
       ...(opts.memberId !== undefined && opts.clusterId !== undefined ? { newIdentity: { memberId: opts.memberId, clusterId: opts.clusterId } } : {}),
       autoCompaction: parseRetention(o.autoCompactionMode, o.autoCompactionRetention),
+      metrics: o.metrics,
       auth: { tokenTtlMs: o.authTokenTtl * 1000, bcryptCost: o.bcryptCost, ...(o.authToken === 'simple' ? {} : { jwt: o.authToken }) },
     })
     const r = server.restored
-    logger.info('kvstore restored', { 'current-rev': r.currentRev, 'compact-rev': r.compactRev, 'index-from': r.indexFrom, 'log-entries-read': r.logEntriesRead })
+    // etcd's mvcc logs this line (with current-rev) as it opens its store; the other fields are etcdlite's.
+    logger.info('kvstore restored', { 'current-rev': r.currentRev, 'compact-rev': r.compactRev, 'index-from': r.indexFrom, 'log-entries-read': r.logEntriesRead }, 'mvcc/kvstore.go:423')
     return new Etcd(server, logger, o.maxRequestBytes, opts.advertiseClientUrls !== undefined)
   } catch (err) {
     await backend.close().catch(() => undefined)

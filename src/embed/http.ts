@@ -1,7 +1,8 @@
 // The HTTP endpoints etcd serves beside gRPC (etcd 3.5 server/etcdserver/api/etcdhttp: metrics.go, version.go):
 // /health, /metrics and /version on the client URL (same port as gRPC, see grpc/server.ts), and /metrics and
-// /health alone on --listen-metrics-urls. /health follows 3.5 ({"health":"true","reason":""}, ?exclude=ALARM,
-// ?serializable=true), not 3.4 ({"health":"true"}), matching the 3.5 version etcdlite reports. Both kinds of
+// /health alone on --listen-metrics-urls. /health follows the version etcdlite reports: 3.5's body
+// ({"health":"true","reason":""}, ?exclude=ALARM, ?serializable=true) by default, 3.4's ({"health":"true"},
+// ?exclude=ALARM, always a linearizable check) when it reports 3.4.x, as clients parse either. Both kinds of
 // listener also serve etcd 3.5.11+'s /livez and /readyz and their per-check sub-paths (health-checks.ts).
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -68,9 +69,11 @@ export function httpHandler(server: EtcdServer, endpoints: HttpEndpoints): Reque
       httpError(res, 405, 'Method Not Allowed', { Allow: 'GET' })
       return
     }
-    const h = checkHealth(server, new Set(url.searchParams.getAll('exclude').filter((a) => a !== '')), url.searchParams.get('serializable') === 'true')
+    const v34 = majorMinor(metrics.etcdVersion()) === '3.4'
+    const serializable = !v34 && url.searchParams.get('serializable') === 'true'
+    const h = checkHealth(server, new Set(url.searchParams.getAll('exclude').filter((a) => a !== '')), serializable)
     metrics.healthChecked(h.health === 'true')
-    const body = JSON.stringify(h)
+    const body = JSON.stringify(v34 ? { health: h.health } : h)
     if (h.health !== 'true') {
       httpError(res, 503, body)
       return

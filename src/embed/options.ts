@@ -62,6 +62,11 @@ export interface EtcdOptions {
    */
   readonly autoCompactionMode?: 'periodic' | 'revision'
   readonly autoCompactionRetention?: string
+  /**
+   * etcd's --metrics: 'basic', or 'extensive' to add the per-method gRPC handling-time histogram
+   * (grpc_server_handling_seconds) to /metrics. Default 'basic'.
+   */
+  readonly metrics?: 'basic' | 'extensive'
   /** This member's name (MemberList). Default 'default'. */
   readonly name?: string
   /** Peer URLs MemberList shows (etcdlite serves no peer traffic). Default ['http://localhost:2380']. */
@@ -102,6 +107,7 @@ export const ETCD_DEFAULTS = {
   etcdVersion: '3.5.17',
   autoCompactionMode: 'periodic',
   autoCompactionRetention: '0',
+  metrics: 'basic',
   name: 'default',
   peerUrls: ['http://localhost:2380'],
   authToken: 'simple',

@@ -21,7 +21,7 @@ import {
 import { flagToEnv, setFlagsFromEnv } from './flags-from-env.js'
 import { goUrlHostname, goUrlPort } from './go-url.js'
 import type { LogEntry } from './log-entry.js'
-import { parseZapLevel, type ZapLevel } from './log-level.js'
+import { parseLogLevel, type LogLevel } from '../pkg/logger.js'
 import type { EtcdUrl } from './urls.js'
 import { validate } from './validate.js'
 
@@ -85,8 +85,8 @@ export interface Config {
   /** uint32; etcd's default 4294967295. */
   readonly maxConcurrentStreams: number
   readonly unsafeNoFsync: boolean
-  /** --log-level as zap names it; log-level.ts maps it onto the logger. */
-  readonly logLevel: ZapLevel
+  /** --log-level: zap's levels, debug to fatal. */
+  readonly logLevel: LogLevel
   readonly logger: string
   readonly logOutputs: readonly string[]
   readonly enableLogRotation: boolean
@@ -571,7 +571,8 @@ function toConfig(ec: EmbedConfig): Config {
     maxTxnOps: safeNumber(ec.maxTxnOps),
     maxConcurrentStreams: ec.maxConcurrentStreams,
     unsafeNoFsync: ec.unsafeNoFsync,
-    logLevel: parseZapLevel(ec.logLevel) ?? 'info',
+    // validate() refused any other level (etcd panics).
+    logLevel: parseLogLevel(ec.logLevel),
     logger: ec.logger,
     logOutputs: ec.logOutputs,
     enableLogRotation: ec.enableLogRotation,

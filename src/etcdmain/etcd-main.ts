@@ -5,19 +5,21 @@ import { readFile } from 'node:fs/promises'
 import { createSecureContext } from 'node:tls'
 import { Etcd, openEtcd } from '../embed/etcd.js'
 import { DataDirError } from '../backend/data-dir.js'
-import { createLogger, type Logger } from '../pkg/logger.js'
+import { createLogger, type Logger, type ZapLogger } from '../pkg/logger.js'
+import { HeldLogger } from '../pkg/held-logger.js'
+import { LoggingConfigError, setupLogging } from '../pkg/log-outputs.js'
 import type { EtcdOptions, ListenTlsOptions } from '../embed/options.js'
 import { JwtOptionsError, JwtTokenProvider, type JwtSignMethod } from '../auth/jwt-token.js'
 import { realClock } from '../pkg/clock.js'
 import { parseArgs, type Config, type ParseResult } from './config.js'
 import { systemResolver, verifyBootstrap, type Resolver } from './bootstrap.js'
+import { DEFAULT_ETCD_VERSION } from './embed-config.js'
 import { ExitError, FatalError, PanicError, StartError, VerifyFlagsError } from './errors.js'
 import { FlagParseError, HelpRequested } from './flag-set.js'
 import { flagsHelp, USAGE } from './help.js'
 import type { LogEntry } from './log-entry.js'
-import { loggerLevel } from './log-level.js'
 import { isMemberInitialized } from './member-initialized.js'
-import { DEFAULT_ETCD_VERSION } from './embed-config.js'
+import { logFailedToStart, logFailedToVerifyFlags, StartupLog, type ServingListener } from './startup-log.js'
 
 function version(): string {
   const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }
@@ -60,23 +62,14 @@ export function versionText(argv: readonly string[], env: ReadonlyMap<string, st
   ].join('\n')
 }
 
-/**
- * A logger whose error lines are fatal ones: etcd ends on lg.Fatal, and the logger has no fatal level, so
- * the line is the logger's own with its level renamed.
- */
-function fatalLogger(): Logger {
-  return createLogger('error', (line) => process.stderr.write(line.replace('"level":"error"', '"level":"fatal"')))
-}
-
 /** What the command reads from its process; tests give their own. */
 export interface MainIo {
   readonly env: NodeJS.ProcessEnv
   readonly resolve: Resolver
 }
 
-/** Report a failure of the start as etcd does (its output and exit code); rethrows what is not one. */
-function failure(err: unknown, argv: readonly string[], early: Logger): number {
-  const running = (): void => early.info('Running: ', { args: [process.argv[1] ?? 'etcd', ...argv] })
+/** Report a failure of reading the configuration as etcd does (its output and exit code); rethrows what is not one. */
+function failure(err: unknown, early: ZapLogger): number {
   if (err instanceof FlagParseError) {
     process.stderr.write(`${err.message}\n${USAGE}\n`)
     return 2
@@ -87,17 +80,15 @@ function failure(err: unknown, argv: readonly string[], early: Logger): number {
     return 0
   }
   if (err instanceof VerifyFlagsError) {
-    running()
-    early.warn('failed to verify flags', { error: err.message })
+    logFailedToVerifyFlags(early, processArgs(), err.message)
     return 1
   }
   if (err instanceof StartError) {
-    early.warn('failed to start etcd', { error: err.message })
-    fatalLogger().error('discovery failed', { error: err.message })
+    logFailedToStart(early, err.message)
     return 1
   }
   if (err instanceof FatalError) {
-    fatalLogger().error(err.message, err.fields)
+    early.log('fatal', err.message, err.fields)
     return 1
   }
   if (err instanceof ExitError) {
@@ -118,32 +109,21 @@ export async function main(argv: readonly string[], io: MainIo = { env: process.
     process.stderr.write(`etcdlite does not implement 'etcd ${argv[0]}' (one of etcd's proxies); it runs as a member only\n`)
     return 1
   }
-  // Before the configuration is read, etcd logs with a default logger at info level.
+  // While it reads its configuration, etcd logs with a default logger at info level.
   const early = createLogger('info')
-  const log = (e: LogEntry): void => early[e.level](e.msg, e.fields === undefined ? undefined : { ...e.fields })
+  const log = (e: LogEntry): void => early.log(e.level, e.msg, e.fields)
   const env = Object.entries(io.env).filter((kv): kv is [string, string] => kv[1] !== undefined)
   let parsed: ParseResult
   try {
     parsed = parseArgs(argv, { env, readFile: (p) => readConfigFile(p), log })
   } catch (err) {
-    return failure(err, argv, early)
+    return failure(err, early)
   }
   if (parsed.kind === 'version') {
     process.stdout.write(versionText(argv, new Map(env)))
     return 0
   }
-  early.info('Running: ', { args: [process.argv[1] ?? 'etcd', ...argv] })
-  const cfg = parsed.config
-  try {
-    if (!cfg.memory && isMemberInitialized(cfg.dataDir)) {
-      early.info('server has been already initialized', { 'data-dir': cfg.dataDir, 'dir-type': 'member' })
-    } else {
-      await verifyBootstrap(cfg, io.resolve)
-    }
-  } catch (err) {
-    return failure(err, argv, early)
-  }
-  return serve(cfg)
+  return serve(parsed.config, io.resolve)
 }
 
 /** ioutil.ReadFile's errors as Go words them: `open <path>: no such file or directory`, `read <dir>: is a directory`. */
@@ -228,16 +208,75 @@ async function authTokenFor(cfg: Config): Promise<NonNullable<EtcdOptions['authT
 }
 // ---- end Auth flags ----
 
-async function serve(cfg: Config): Promise<number> {
-  const logger = createLogger(loggerLevel(cfg.logLevel))
+/** os.Args as etcd logs them: the program, then its arguments. */
+function processArgs(): string[] {
+  return [process.argv[1] ?? 'etcd', ...process.argv.slice(2)]
+}
+
+/** Go's net.Listen error text for Node's listen error on `host:port` ("listen tcp 127.0.0.1:2379: bind: address already in use"). */
+function goListenError(err: unknown, host: string, port: number): string {
+  const bind: Readonly<Record<string, string>> = { EADDRINUSE: 'address already in use', EACCES: 'permission denied', EADDRNOTAVAIL: 'cannot assign requested address' }
+  const text = bind[(err as NodeJS.ErrnoException).code ?? '']
+  if (text === undefined) return err instanceof Error ? err.message : String(err)
+  return `listen tcp ${host.includes(':') ? `[${host}]` : host}:${port}: bind: ${text}`
+}
+
+async function serve(cfg: Config, resolve: Resolver): Promise<number> {
+  const args = processArgs()
+  let lg: ZapLogger
+  try {
+    lg = setupLogging({ logger: cfg.logger, logOutputs: cfg.logOutputs, logLevel: cfg.logLevel })
+  } catch (err) {
+    if (!(err instanceof LoggingConfigError)) throw err
+    // etcd reports these with its default logger (info, stderr), having none of its own.
+    logFailedToVerifyFlags(createLogger('info'), args, err)
+    return 1
+  }
+  const peerUrls = cfg.initialAdvertisePeerUrls
+  // A restored snapshot is a member already, as after etcdctl snapshot restore.
+  const memberInitialized = cfg.restoreSnapshot !== undefined || (!cfg.memory && isMemberInitialized(cfg.dataDir))
+  const log = new StartupLog(lg, {
+    name: cfg.name,
+    dataDir: cfg.dataDir,
+    memory: cfg.memory,
+    etcdVersion: cfg.etcdVersion,
+    etcdliteVersion: version(),
+    memberInitialized,
+    heartbeatIntervalMs: cfg.heartbeatIntervalMs,
+    electionTimeoutMs: cfg.electionTimeoutMs,
+    initialAdvertisePeerUrls: peerUrls,
+    listenPeerUrls: cfg.listenPeerUrls,
+    listenClientUrls: cfg.listenClientUrls.map((u) => u.url),
+    advertiseClientUrls: cfg.advertiseClientUrls,
+    listenMetricsUrls: cfg.listenMetricsUrls.map((u) => u.url),
+    initialCluster: cfg.initialCluster,
+    initialClusterToken: cfg.initialClusterToken,
+    initialClusterState: cfg.initialClusterState,
+    quotaBackendBytes: cfg.quotaBackendBytes,
+    maxRequestBytes: cfg.maxRequestBytes,
+    autoCompactionMode: cfg.autoCompactionMode,
+    autoCompactionRetention: cfg.autoCompactionRetention,
+    simpleToken: cfg.authToken.type === 'simple',
+  })
+  log.starting(args)
+  let tls: ListenTlsOptions | undefined
   let authToken: NonNullable<EtcdOptions['authToken']>
   try {
+    // ---- TLS ----
+    tls = await clientTlsFor(cfg, lg)
+    // ---- end TLS ----
+    log.startingAnEtcdServer()
+    // etcdserver.NewServer's checks of a member it has yet to create.
+    if (!memberInitialized) await verifyBootstrap(cfg, resolve)
     authToken = await authTokenFor(cfg)
   } catch (err) {
-    process.stderr.write(`etcdlite: ${err instanceof Error ? err.message : String(err)}\n`)
+    log.failedToStart(err)
     return 1
   }
   let etcd
+  // The store logs as it opens; etcd logs the backend and the member before that.
+  const held = new HeldLogger(lg)
+  const openedAt = performance.now()
   try {
     const options = {
       ...(cfg.memory ? { memory: true } : { dataDir: cfg.dataDir }),
@@ -246,7 +285,7 @@ async function serve(cfg: Config): Promise<number> {
       maxTxnOps: cfg.maxTxnOps,
       watchProgressNotifyIntervalMs: cfg.watchProgressNotifyIntervalMs,
       indexCheckpointEntries: cfg.indexCheckpointEntries,
-      logger,
+      logger: held,
       minLeaseTtl: minLeaseTtl(cfg),
       leaseRenewOnStartMs: cfg.electionTimeoutMs,
       quotaBackendBytes: cfg.quotaBackendBytes,
@@ -265,48 +304,52 @@ async function serve(cfg: Config): Promise<number> {
     // --restore-snapshot: load the snapshot into the new data dir (or memory) first.
     etcd = await openEtcd(cfg.restoreSnapshot === undefined ? options : await Etcd.restoreSnapshot(cfg.restoreSnapshot, options))
   } catch (err) {
+    held.release()
     const why = err instanceof DataDirError ? err.reason : err instanceof Error ? err.message : String(err)
-    process.stderr.write(`etcdlite: cannot open data dir ${cfg.dataDir}: ${why}\n`)
+    log.failedToStart(new Error(`cannot open data dir ${cfg.dataDir}: ${why}`, { cause: err }))
     return 1
   }
-  const stopped = new Promise<string>((resolve) => {
+  const member = { memberId: etcd.server.memberId, clusterId: etcd.server.clusterId }
+  log.openedBackend(member, performance.now() - openedAt)
+  held.release()
+  log.serverStarted(member)
+  const stopped = new Promise<NodeJS.Signals>((resolve) => {
     process.once('SIGINT', () => resolve('SIGINT'))
     process.once('SIGTERM', () => resolve('SIGTERM'))
   })
   const bound: string[] = []
+  const listeners: ServingListener[] = []
   try {
-    // --listen-metrics-urls first, so they serve by the time the client ready line appears.
     for (const u of cfg.listenMetricsUrls) {
-      const l = await etcd.listenMetrics({ host: u.host, port: u.port })
-      logger.info('serving metrics', { address: `http://${l.endpoint}/metrics` })
-      process.stdout.write(`etcdlite: serving metrics on http://${l.endpoint}/metrics\n`)
+      try {
+        await etcd.listenMetrics({ host: u.host, port: u.port })
+      } catch (err) {
+        throw new Error(goListenError(err, u.host, u.port), { cause: err })
+      }
     }
     // ---- TLS ----
-    const tls = await clientTlsFor(cfg, logger)
     for (const u of cfg.listenClientUrls) {
-      const l = await etcd.listen({ host: u.host, port: u.port, ...(u.secure && tls !== undefined ? { tls } : {}) })
-      const url = `${u.secure ? 'https' : 'http'}://${l.endpoint}`
-      bound.push(url)
-      if (u.secure) logger.info('serving client traffic securely', { address: l.endpoint })
-      else logger.info('serving client traffic insecurely', { address: l.endpoint })
-      process.stdout.write(`etcdlite: ready to serve client requests on ${url}\n`)
+      let l
+      try {
+        l = await etcd.listen({ host: u.host, port: u.port, ...(u.secure && tls !== undefined ? { tls } : {}) })
+      } catch (err) {
+        throw new Error(goListenError(err, u.host, u.port), { cause: err })
+      }
+      bound.push(`${u.secure ? 'https' : 'http'}://${l.endpoint}`)
+      listeners.push({ address: l.endpoint, secure: u.secure })
     }
     // ---- end TLS ----
   } catch (err) {
-    process.stderr.write(`etcdlite: cannot listen: ${err instanceof Error ? err.message : String(err)}\n`)
     await etcd.close()
+    log.failedToStart(err)
     return 1
   }
-  logger.info('etcdlite started', {
-    name: cfg.name,
-    'data-dir': cfg.memory ? ':memory:' : cfg.dataDir,
-    'member-id': etcd.server.memberId.toString(16),
-    'cluster-id': etcd.server.clusterId.toString(16),
-    'advertise-client-urls': cfg.advertiseClientUrls ?? bound,
-  })
+  log.nowServing(member, bound)
+  log.ready(member, listeners)
   const signal = await stopped
-  logger.info('received signal; shutting down', { signal })
+  log.receivedSignal(signal)
+  log.closing(member)
   await etcd.close()
-  logger.info('stopped')
+  log.closed()
   return 0
 }

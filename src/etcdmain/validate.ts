@@ -5,7 +5,7 @@ import { PanicError, VerifyFlagsError } from './errors.js'
 import { formatGoDuration } from './flag-values.js'
 import { goQuote, isGoIp, splitHostPort } from './go-url.js'
 import type { LogEntry } from './log-entry.js'
-import { parseZapLevel } from './log-level.js'
+import { parseLogLevel, UnrecognizedLevelError } from '../pkg/logger.js'
 import { CLUSTER_STATE_EXISTING, CLUSTER_STATE_NEW, DEFAULT_LOG_OUTPUT, type EmbedConfig } from './embed-config.js'
 import type { EtcdUrl } from './urls.js'
 
@@ -77,7 +77,12 @@ function checkLogging(cfg: EmbedConfig): void {
     throw new VerifyFlagsError(`multi logoutput for ${goQuote(DEFAULT_LOG_OUTPUT)} is not supported yet`)
   }
   if (cfg.enableLogRotation) checkLogRotation(cfg.logOutputs, cfg.logRotationConfigJson)
-  if (parseZapLevel(cfg.logLevel) === undefined) throw new PanicError(`unrecognized level: ${goQuote(cfg.logLevel)}`)
+  try {
+    parseLogLevel(cfg.logLevel)
+  } catch (err) {
+    if (err instanceof UnrecognizedLevelError) throw new PanicError(err.message)
+    throw err
+  }
 }
 
 /** tlsutil.GetTLSVersion: 0 lets the runtime choose. */
@@ -100,7 +105,7 @@ export function validate(cfg: EmbedConfig, log: (e: LogEntry) => void): void {
   checkBindUrls(cfg.listenPeerUrls)
   checkBindUrls(cfg.listenClientUrls)
   checkBindUrls(cfg.listenClientHttpUrls)
-  if (cfg.listenClientHttpUrls.length === 0) log({ level: 'warn', msg: 'Running http and grpc server on single port. This is not recommended for production.' })
+  // etcd warns here that gRPC and HTTP share the client port; the start-up log (startup-log.ts) says it where etcd's does.
   checkBindUrls(cfg.listenMetricsUrls)
   const peerErr = checkHostUrls(cfg.advertisePeerUrls)
   if (peerErr !== undefined) {

@@ -24,22 +24,25 @@ export class Authenticator {
 
   /** Turn auth on. Needs user root holding role root (AUTH_ROOT_USER_NOT_EXIST / AUTH_ROOT_ROLE_NOT_EXIST). */
   authEnable(creds?: CallCredentials): Promise<AuthEnableResponse> {
-    return this.admin(creds, () => this.s.authStore.enable())
+    return this.admin('AuthEnable', creds, () => this.s.authStore.enable())
   }
 
   /** Turn auth off; every token becomes invalid. */
   authDisable(creds?: CallCredentials): Promise<AuthDisableResponse> {
-    return this.admin(creds, () => this.s.authStore.disable())
+    return this.admin('AuthDisable', creds, () => this.s.authStore.disable())
   }
 
   /** Whether auth is on, and the auth revision (etcd 3.5's AuthStatus; root only once auth is on). */
   authStatus(creds?: CallCredentials): Promise<AuthStatusResponse> {
     return this.read(() => {
       const ai = this.s.authInfo(creds)
-      const header = this.applied()
-      this.s.authStore.isAdminPermitted(ai)
-      const as = this.s.authStore
-      return { header, enabled: as.enabled, authRevision: as.revision() }
+      // etcd's applier names no op for AuthStatus, so its applies show as "unknown".
+      return this.s.stats.apply('unknown', () => {
+        const header = this.applied()
+        this.s.authStore.isAdminPermitted(ai)
+        const as = this.s.authStore
+        return { header, enabled: as.enabled, authRevision: as.revision() }
+      })
     })
   }
 
@@ -55,8 +58,10 @@ export class Authenticator {
         const checked = await as.checkPassword(r.name, r.password)
         this.s.authInfo(creds)
         if (checked !== as.revision() && attempt < AUTHENTICATE_ATTEMPTS) continue
-        this.s.maintenance.noteApplied()
-        const token = as.assignToken(r.name, this.s.maintenance.raftIndex())
+        const token = this.s.stats.apply('Authenticate', () => {
+          this.s.maintenance.noteApplied()
+          return as.assignToken(r.name, this.s.maintenance.raftIndex())
+        })
         await this.s.backend.commit()
         return { header: this.header(), token }
       }
@@ -64,78 +69,86 @@ export class Authenticator {
   }
 
   userAdd(r: AuthUserAddRequest, creds?: CallCredentials): Promise<AuthHeaderResponse> {
-    return this.admin(creds, () =>
+    return this.admin('AuthUserAdd', creds, () =>
       this.s.authStore.userAdd({ name: r.name, password: r.password, noPassword: r.options?.noPassword === true }),
     )
   }
 
   /** A user's roles: for root, or for the user itself. */
   userGet(r: AuthUserGetRequest, creds?: CallCredentials): Promise<AuthUserGetResponse> {
-    return this.read(() => {
-      this.checkAdminOr(creds, (user) => user === r.name)
-      return { header: this.applied(), roles: this.s.authStore.userGet(r.name) }
-    })
+    return this.read(() =>
+      this.s.stats.apply('AuthUserGet', () => {
+        this.checkAdminOr(creds, (user) => user === r.name)
+        return { header: this.applied(), roles: this.s.authStore.userGet(r.name) }
+      }),
+    )
   }
 
   userList(creds?: CallCredentials): Promise<AuthUserListResponse> {
-    return this.read(() => {
-      this.s.checkAdmin(creds)
-      return { header: this.applied(), users: this.s.authStore.userList() }
-    })
+    return this.read(() =>
+      this.s.stats.apply('AuthUserList', () => {
+        this.s.checkAdmin(creds)
+        return { header: this.applied(), users: this.s.authStore.userList() }
+      }),
+    )
   }
 
   /** Delete a user (not root while auth is on: INVALID_AUTH_MGMT); its tokens stop working at once. */
   userDelete(r: AuthUserDeleteRequest, creds?: CallCredentials): Promise<AuthHeaderResponse> {
-    return this.admin(creds, () => this.s.authStore.userDelete(r.name))
+    return this.admin('AuthUserDelete', creds, () => this.s.authStore.userDelete(r.name))
   }
 
   /** Set a user's password; its tokens stop working at once. */
   userChangePassword(r: AuthUserChangePasswordRequest, creds?: CallCredentials): Promise<AuthHeaderResponse> {
-    return this.admin(creds, () =>
+    return this.admin('AuthUserChangePassword', creds, () =>
       this.s.authStore.userChangePassword({ name: r.name, password: r.password }),
     )
   }
 
   userGrantRole(r: AuthUserGrantRoleRequest, creds?: CallCredentials): Promise<AuthHeaderResponse> {
-    return this.admin(creds, () => this.s.authStore.userGrantRole(r.user, r.role))
+    return this.admin('AuthUserGrantRole', creds, () => this.s.authStore.userGrantRole(r.user, r.role))
   }
 
   userRevokeRole(r: AuthUserRevokeRoleRequest, creds?: CallCredentials): Promise<AuthHeaderResponse> {
-    return this.admin(creds, () => this.s.authStore.userRevokeRole(r.name, r.role))
+    return this.admin('AuthUserRevokeRole', creds, () => this.s.authStore.userRevokeRole(r.name, r.role))
   }
 
   roleAdd(r: AuthRoleAddRequest, creds?: CallCredentials): Promise<AuthHeaderResponse> {
-    return this.admin(creds, () => this.s.authStore.roleAdd(r.name))
+    return this.admin('AuthRoleAdd', creds, () => this.s.authStore.roleAdd(r.name))
   }
 
   /** A role's permissions: for root, or for a user holding the role. */
   roleGet(r: AuthRoleGetRequest, creds?: CallCredentials): Promise<AuthRoleGetResponse> {
-    return this.read(() => {
-      this.checkAdminOr(creds, (user) => this.s.authStore.hasRole(user, r.role))
-      return { header: this.applied(), perm: this.s.authStore.roleGet(r.role) }
-    })
+    return this.read(() =>
+      this.s.stats.apply('AuthRoleGet', () => {
+        this.checkAdminOr(creds, (user) => this.s.authStore.hasRole(user, r.role))
+        return { header: this.applied(), perm: this.s.authStore.roleGet(r.role) }
+      }),
+    )
   }
 
   roleList(creds?: CallCredentials): Promise<AuthRoleListResponse> {
-    return this.read(() => {
-      this.s.checkAdmin(creds)
-      return { header: this.applied(), roles: this.s.authStore.roleList() }
-    })
+    return this.read(() =>
+      this.s.stats.apply('AuthRoleList', () => {
+        this.s.checkAdmin(creds)
+        return { header: this.applied(), roles: this.s.authStore.roleList() }
+      }),
+    )
   }
 
   /** Delete a role (not root while auth is on); it is taken from every user that held it. */
   roleDelete(r: AuthRoleDeleteRequest, creds?: CallCredentials): Promise<AuthHeaderResponse> {
-    return this.admin(creds, () => this.s.authStore.roleDelete(r.role))
+    return this.admin('AuthRoleDelete', creds, () => this.s.authStore.roleDelete(r.role))
   }
 
   /** Grant (or change the type of) a permission over a key, range or prefix. */
   roleGrantPermission(r: AuthRoleGrantPermissionRequest, creds?: CallCredentials): Promise<AuthHeaderResponse> {
-    return this.admin(creds, () => this.s.authStore.roleGrantPermission(r.name, r.perm))
+    return this.admin('AuthRoleGrantPermission', creds, () => this.s.authStore.roleGrantPermission(r.name, r.perm))
   }
 
   /** Take away the permission with exactly this key and range end (PERMISSION_NOT_GRANTED if none). */
   roleRevokePermission(r: AuthRoleRevokePermissionRequest, creds?: CallCredentials): Promise<AuthHeaderResponse> {
-    return this.admin(creds, () => this.s.authStore.roleRevokePermission(r.role, r.key, r.rangeEnd))
+    return this.admin('AuthRoleRevokePermission', creds, () => this.s.authStore.roleRevokePermission(r.role, r.key, r.rangeEnd))
   }
 
   /** Root, or a caller `also` lets through by name (etcd's UserGet and RoleGet rules); else the admin check's error. */
@@ -148,14 +161,19 @@ export class Authenticator {
     }
   }
 
-  /** An admin call: valid credentials with the root role (while auth is on), then the change, then the header. */
-  private admin(creds: CallCredentials | undefined, change: () => Promise<void>): Promise<AuthHeaderResponse> {
+  /**
+   * An admin call: valid credentials with the root role (while auth is on), then the change, then the header.
+   * `op` names it in the apply metrics as etcd's applier does.
+   */
+  private admin(op: string, creds: CallCredentials | undefined, change: () => Promise<void>): Promise<AuthHeaderResponse> {
     return this.s.track(async () => {
       const ai = this.s.authInfo(creds)
-      // Applied (and counted) even when it then fails, as a raft entry is; the change's commit covers the count.
-      this.s.maintenance.noteApplied()
-      this.s.authStore.isAdminPermitted(ai)
-      await change()
+      await this.s.stats.applyAsync(op, async () => {
+        // Applied (and counted) even when it then fails, as a raft entry is; the change's commit covers the count.
+        this.s.maintenance.noteApplied()
+        this.s.authStore.isAdminPermitted(ai)
+        await change()
+      })
       return { header: this.header() }
     })
   }

@@ -28,6 +28,7 @@ import { costPut, costTxn, LEASE_OVERHEAD } from './quota.js'
 import { startIdentity, type Identity, type NewIdentity } from './identity.js'
 import { Maintenance, MAINTENANCE_DEFAULTS, type MaintenanceOptions } from './maintenance.js'
 import { deleteRangeSize, putSize, raftRequestSize, txnSize } from './request-size.js'
+import { ServerStats } from './server-stats.js'
 import type {
   CallCredentials, CompactionRequest, CompactionResponse, DeleteRangeRequest, DeleteRangeResponse, LeaseGrantRequest,
   LeaseGrantResponse, LeaseKeepAliveRequest, LeaseKeepAliveResponse, LeaseLeasesResponse, LeaseRevokeRequest,
@@ -65,6 +66,8 @@ export interface EtcdServerOptions {
   readonly autoCompaction?: CompactionRetention | undefined
   /** Simple tokens' TTL (etcd's --auth-token-ttl) and the bcrypt cost of stored passwords (--bcrypt-cost). */
   readonly auth: AuthOptions
+  /** etcd's --metrics: 'extensive' adds the per-method gRPC handling-time histogram to /metrics. */
+  readonly metrics: 'basic' | 'extensive'
 }
 
 export interface AuthOptions {
@@ -89,6 +92,9 @@ export interface MemberInfo {
  */
 export const GRPC_OVERHEAD_BYTES = 512 * 1024
 
+/** The key etcd's compaction reads to learn the current revision ("which key to get is not important"). */
+const COMPACTION_KEY = new TextEncoder().encode('compaction')
+
 export const SERVER_DEFAULTS = {
   maxRequestBytes: 1.5 * 1024 * 1024,
   maxTxnOps: 128,
@@ -102,6 +108,7 @@ export const SERVER_DEFAULTS = {
   maintenance: MAINTENANCE_DEFAULTS,
   member: { name: 'default', peerUrls: ['http://localhost:2380'], clientUrls: [] },
   auth: { tokenTtlMs: 300_000, bcryptCost: 10 } as AuthOptions,
+  metrics: 'basic',
 } as const
 
 /** What the open of the store did (EtcdServer.restored). */
@@ -137,6 +144,8 @@ export class EtcdServer implements WatchServerContext {
   readonly authStore: AuthStore
   /** The Auth service (enable, authenticate, users and roles), with etcd's permission rules. */
   readonly auth: Authenticator
+  /** Applies, slow requests, expired leases, defragmentations and snapshots, for the metrics. */
+  readonly stats = new ServerStats()
   /** This member as MemberList shows it; client URLs are added as listeners bind. */
   member: MemberInfo
   /** How the open restored the store: its revisions, and where its key index came from (for the start-up log). */
@@ -186,6 +195,7 @@ export class EtcdServer implements WatchServerContext {
     this.progressTicker.start()
     this.maintenance = new Maintenance(this, opts.maintenance)
     this.auth = new Authenticator(this)
+    this.stats.started()
     // A one-member server becomes leader on every start: leases get their TTL again (etcd's Promote).
     lessor.promote(opts.leaseRenewOnStartMs)
     lessor.startExpiry((leases) => this.revokeExpired(leases))
@@ -264,8 +274,11 @@ export class EtcdServer implements WatchServerContext {
   range(r: RangeRequest, creds?: CallCredentials): RangeResponse {
     this.checkOpen()
     checkRangeRequest(r)
+    const started = performance.now()
     checkRangeAuth(this.authStore, this.authInfo(creds), r)
-    return applyRange(this.kv.read(), r, this.headerOf)
+    const resp = applyRange(this.kv.read(), r, this.headerOf)
+    this.stats.readDone(started)
+    return resp
   }
 
   /**
@@ -280,10 +293,13 @@ export class EtcdServer implements WatchServerContext {
       const ai = this.authInfo(creds)
       this.checkSize(putSize(r))
       this.maintenance.checkQuota(costPut(r))
-      checkPutAuth(this.authStore, this.lessor, ai, r)
-      const lease = r.lease ?? 0n
-      if (lease !== 0n && !this.lessor.exists(lease)) throw new EtcdError('LEASE_NOT_FOUND')
-      resp = this.applyWrite(applyPut, r)
+      // What follows is what etcd checks and does when it applies the request.
+      resp = this.stats.apply('Put', () => {
+        checkPutAuth(this.authStore, this.lessor, ai, r)
+        const lease = r.lease ?? 0n
+        if (lease !== 0n && !this.lessor.exists(lease)) throw new EtcdError('LEASE_NOT_FOUND')
+        return this.applyWrite(applyPut, r)
+      })
     } catch (err) {
       return Promise.reject(err instanceof Error ? err : new Error(String(err)))
     }
@@ -297,12 +313,19 @@ export class EtcdServer implements WatchServerContext {
       checkDeleteRequest(r)
       const ai = this.authInfo(creds)
       this.checkSize(deleteRangeSize(r))
-      checkDeleteRangeAuth(this.authStore, ai, r)
-      resp = this.applyWrite(applyDeleteRange, r)
+      resp = this.stats.apply('DeleteRange', () => {
+        checkDeleteRangeAuth(this.authStore, ai, r)
+        return this.applyWrite(applyDeleteRange, r)
+      })
     } catch (err) {
       return Promise.reject(err instanceof Error ? err : new Error(String(err)))
     }
     return this.durable(resp)
+  }
+
+  /** etcd's --metrics level (etcdserver/metrics.ts). */
+  get metricsLevel(): 'basic' | 'extensive' {
+    return this.opts.metrics
   }
 
   /** etcd's --max-txn-ops, which also bounds how deep a txn can nest (grpc/txn-codec.ts). */
@@ -315,6 +338,7 @@ export class EtcdServer implements WatchServerContext {
       checkTxn(r, this.opts.maxTxnOps)
       const ai = this.authInfo(creds)
       if (isTxnReadonly(r)) {
+        const started = performance.now()
         checkTxnAuth(this.authStore, this.lessor, ai, r)
         const rv = this.kv.read()
         try {
@@ -325,45 +349,63 @@ export class EtcdServer implements WatchServerContext {
           return { header: this.header(rv.rev()), succeeded: path[0] === true, responses }
         } finally {
           rv.endOps()
+          this.stats.readDone(started)
         }
       }
       this.checkSize(txnSize(r))
       this.maintenance.checkQuota(costTxn(r))
-      checkTxnAuth(this.authStore, this.lessor, ai, r)
-      const tw = this.kv.write()
-      let rev: number
-      let responses: ResponseOp[]
-      let succeeded: boolean
-      try {
-        let path: boolean[]
-        try {
-          path = compareToPath(tw, r)
-          checkTxnPath(tw, r, path, true, this.leaseExists)
-        } finally {
-          // etcd evaluates the compares and checks in a read txn of their own, then opens the write txn.
-          tw.endOps()
-        }
-        succeeded = path[0] === true
-        responses = []
-        applyTxnOps(tw, r, path, responses)
-      } finally {
-        rev = tw.end()
-        this.noteUnchanged(tw)
-      }
+      const { rev, succeeded, responses } = this.stats.apply('Txn', () => this.applyTxnWrite(r, ai))
       await this.kv.sync(rev)
       return { header: this.header(rev), succeeded, responses }
     })
+  }
+
+  /** The write half of txn(): the checks etcd makes when it applies the txn, then its ops in one write txn. */
+  private applyTxnWrite(r: TxnRequest, ai: AuthInfo | undefined): { rev: number; succeeded: boolean; responses: ResponseOp[] } {
+    checkTxnAuth(this.authStore, this.lessor, ai, r)
+    const tw = this.kv.write()
+    let rev: number
+    let responses: ResponseOp[]
+    let succeeded: boolean
+    try {
+      let path: boolean[]
+      try {
+        path = compareToPath(tw, r)
+        checkTxnPath(tw, r, path, true, this.leaseExists)
+      } finally {
+        // etcd evaluates the compares and checks in a read txn of their own, then opens the write txn.
+        tw.endOps()
+      }
+      succeeded = path[0] === true
+      responses = []
+      applyTxnOps(tw, r, path, responses)
+    } finally {
+      rev = tw.end()
+      this.noteUnchanged(tw)
+    }
+    return { rev, succeeded, responses }
   }
 
   compact(r: CompactionRequest, creds?: CallCredentials): Promise<CompactionResponse> {
     return this.track(async () => {
       // etcd asks for no permission to compact; the token must still be valid.
       this.authInfo(creds)
-      const { done } = await this.kv.compact(r.revision)
-      this.maintenance.noteApplied()
+      const before = this.kv.rev()
+      let done: Promise<void>
+      try {
+        ;({ done } = await this.stats.applyAsync('Compaction', () => this.kv.compact(r.revision)))
+      } finally {
+        // Counted whether or not it succeeds: a refused compaction is an applied raft entry in etcd too.
+        this.noteEntry(before)
+      }
       if (r.physical === true) await done
       else done.catch(() => undefined)
-      return { header: this.header(this.kv.durableRev()) }
+      // etcd reads the current revision for the header with a Range (of the key "compaction"), which its
+      // range counter counts.
+      const rv = this.kv.read()
+      const { rev } = rv.range(COMPACTION_KEY, undefined)
+      rv.endOps()
+      return { header: this.header(rev) }
     })
   }
 
@@ -381,7 +423,7 @@ export class EtcdServer implements WatchServerContext {
       // etcd: the next request ID as a positive int64. The generator never repeats itself, but a lease
       // granted with an explicit ID may hold one it produces: skip those.
       while (id === 0n || (r.id ?? 0n) === 0n && this.lessor.exists(id)) id = this.idGen.next() & 0x7fff_ffff_ffff_ffffn
-      const l = this.lessor.grant(id, r.ttl)
+      const l = this.stats.apply('LeaseGrant', () => this.lessor.grant(id, r.ttl))
       this.maintenance.noteApplied()
       try {
         await this.backend.commit()
@@ -398,12 +440,19 @@ export class EtcdServer implements WatchServerContext {
   leaseRevoke(r: LeaseRevokeRequest, creds?: CallCredentials): Promise<LeaseRevokeResponse> {
     return this.track(async () => {
       const ai = this.authInfo(creds)
-      checkLeasePuts(this.authStore, this.lessor, ai, r.id)
-      this.authStore.isUserPresent(ai)
       const l = this.lessor.lookup(r.id)
       const keys = l?.keys() ?? []
-      const rev = this.lessor.revoke(r.id)
-      this.maintenance.noteApplied()
+      const before = this.kv.rev()
+      let rev: number
+      try {
+        rev = this.stats.apply('LeaseRevoke', () => {
+          checkLeasePuts(this.authStore, this.lessor, ai, r.id)
+          this.authStore.isUserPresent(ai)
+          return this.lessor.revoke(r.id)
+        })
+      } finally {
+        this.noteEntry(before)
+      }
       try {
         await this.kv.sync(rev)
         await this.backend.commit()
@@ -460,13 +509,16 @@ export class EtcdServer implements WatchServerContext {
     const revoked: [Lease, Uint8Array[]][] = []
     for (const l of leases) {
       if (l.revoked || !this.lessor.exists(l.id)) continue
+      const before = this.kv.rev()
       try {
         const keys = l.keys()
-        rev = Math.max(rev, this.lessor.revoke(l.id))
+        rev = Math.max(rev, this.stats.apply('LeaseRevoke', () => this.lessor.revoke(l.id)))
         revoked.push([l, keys])
       } catch (err) {
         // The lessor looks at it again after its retry interval.
         this.opts.onBackgroundError(err)
+      } finally {
+        this.noteEntry(before)
       }
     }
     try {
@@ -477,6 +529,8 @@ export class EtcdServer implements WatchServerContext {
       if (this.backend.failure !== undefined) for (const [l, keys] of revoked) this.lessor.reinstate(l, keys)
       throw err
     }
+    // etcd counts an expired lease once its revoke has gone through.
+    this.stats.leaseExpired += revoked.length
   }
 
   /**
@@ -578,6 +632,16 @@ export class EtcdServer implements WatchServerContext {
   private noteUnchanged(tw: TxnWrite): void {
     // A backend that refuses writes has nothing to count into (the request failed with it).
     if (tw.changes().length !== 0 || this.backend.failure !== undefined) return
+    this.maintenance.noteApplied()
+    this.backend.commit().catch(() => undefined)
+  }
+
+  /**
+   * Count one applied request that may have made a revision (a lease revoke deletes its keys in one): etcd
+   * appends it to its raft log once, succeeded or not, and a revision already counts it in raftIndex.
+   */
+  private noteEntry(revBefore: number): void {
+    if (this.kv.rev() !== revBefore || this.backend.failure !== undefined) return
     this.maintenance.noteApplied()
     this.backend.commit().catch(() => undefined)
   }

@@ -11,6 +11,7 @@ import { Cluster } from './cluster.js'
 import { DISK_RESERVE_BYTES } from './quota.js'
 import { hashBackend, hashByRev, type HashSource } from './hash.js'
 import { snapshotStream } from './snapshot.js'
+import { secondsSince } from '../pkg/histogram.js'
 import type {
   AlarmMember, AlarmRequest, AlarmResponse, HashKVRequest, HashKVResponse, HashResponse, MoveLeaderRequest,
   SnapshotChunk, StatusResponse, CallCredentials,
@@ -146,9 +147,11 @@ export class Maintenance {
   hash(creds?: CallCredentials): Promise<HashResponse> {
     return this.track(async () => {
       this.server.checkAdmin(creds)
+      const started = performance.now()
       const rev = this.server.kv.rev()
       await this.server.kv.sync(rev)
       const hash = await hashBackend(this.server.backend)
+      this.server.kv.metrics.hashSec.observe(secondsSince(started))
       return { header: this.server.header(rev), hash }
     })
   }
@@ -160,7 +163,9 @@ export class Maintenance {
   hashKV(r: HashKVRequest = {}, creds?: CallCredentials): Promise<HashKVResponse> {
     return this.track(async () => {
       this.server.checkAdmin(creds)
+      const started = performance.now()
       const res = await hashByRev(this.hashSource(), this.server.backend, r.revision ?? 0)
+      this.server.kv.metrics.hashRevSec.observe(secondsSince(started))
       return { header: this.server.header(res.revision), hash: res.hash, compactRevision: res.compactRevision }
     })
   }
@@ -169,7 +174,15 @@ export class Maintenance {
   defragment(creds?: CallCredentials): Promise<void> {
     return this.track(async () => {
       this.server.checkAdmin(creds)
-      await this.server.backend.defragment()
+      const stats = this.server.stats
+      const started = performance.now()
+      stats.defragInflight = 1
+      try {
+        await this.server.backend.defragment()
+      } finally {
+        stats.defragInflight = 0
+        stats.defragSec.observe(secondsSince(started))
+      }
     })
   }
 
@@ -186,12 +199,14 @@ export class Maintenance {
     signal?.addEventListener('abort', onAbort, { once: true })
     if (signal?.aborted === true) onAbort()
     this.streams.add(ac)
+    const started = performance.now()
     try {
       const kv = this.server.kv
       const rev = kv.rev()
       await kv.sync(rev)
       yield* snapshotStream(this.server.backend, this.server.header(rev), ac.signal)
     } finally {
+      this.server.stats.snapshotSec.observe(secondsSince(started))
       this.streams.delete(ac)
       signal?.removeEventListener('abort', onAbort)
     }
@@ -213,20 +228,23 @@ export class Maintenance {
       const alarms = this.loadedAlarms()
       const memberId = r.memberId ?? 0n
       const type = r.alarm ?? 'NONE'
-      let changed: AlarmMember | undefined
-      switch (r.action) {
-        case 'GET':
-          return { alarms: alarms.get(type) }
-        case 'ACTIVATE':
-          changed = alarms.activate(memberId, type)
-          break
-        case 'DEACTIVATE':
-          // After a commit failed on a full disk, writes resume only once the database is reopened; if that
-          // cannot be done yet (still too little room), the disarm fails with NO_SPACE and the alarm stays.
-          if (type === 'NOSPACE') await this.server.backend.recover()
-          changed = alarms.deactivate(memberId, type)
-          break
+      if (r.action === 'GET') {
+        // A list goes through etcd's raft log too: one more applied request.
+        const listed = this.server.stats.apply('Alarm', () => ({ alarms: alarms.get(type) }))
+        // Not on a database that refuses writes (a full disk): the list must still answer there.
+        if (this.server.backend.failure === undefined) {
+          this.noteApplied()
+          this.server.backend.commit().catch(() => undefined)
+        }
+        return listed
       }
+      const changed = await this.server.stats.applyAsync('Alarm', async (): Promise<AlarmMember | undefined> => {
+        if (r.action === 'ACTIVATE') return alarms.activate(memberId, type)
+        // After a commit failed on a full disk, writes resume only once the database is reopened; if that
+        // cannot be done yet (still too little room), the disarm fails with NO_SPACE and the alarm stays.
+        if (type === 'NOSPACE') await this.server.backend.recover()
+        return alarms.deactivate(memberId, type)
+      })
       this.noteApplied()
       await this.server.backend.commit()
       return { alarms: changed === undefined ? [] : [changed] }

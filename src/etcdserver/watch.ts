@@ -228,6 +228,8 @@ export class ServerWatchStream implements WatchSink {
     if (flags?.fragment === true && events.length >= 2 && watchResponseSize(resp) >= this.ctx.fragmentBytes) ok = this.sendFragments(resp)
     else ok = this.out.trySend(resp)
     if (!ok) return false
+    // etcd counts events as its stream takes them off the watcher's channel; here the store hands them over.
+    this.ctx.kv.metrics.events += events.length
     if (events.length !== 0 && this.progress.has(r.watchId)) this.progress.set(r.watchId, false)
     if (compacted) {
       this.flags.delete(r.watchId)

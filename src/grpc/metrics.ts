@@ -1,13 +1,18 @@
 // Per-method gRPC server metrics, named as etcd exposes them (go-grpc-prometheus, which etcd's v3rpc/grpc.go
-// chains into every unary and stream call), plus etcd's own byte counters (v3rpc/metrics.go, codec.go).
+// chains into every unary and stream call), plus etcd's own v3rpc families: the client byte counters
+// (v3rpc/metrics.go, codec.go), etcd_server_client_requests_total (its interceptors) and
+// etcd_network_server_stream_failures_total (its watch and keep-alive streams).
 //
 // The hot path only bumps plain numbers on a per-method record: started and handled in a wrapper around the
 // handler, messages and bytes in a wrapper around the (de)serializer, so every message is counted once, on
-// the wire, whatever the handler does. prom-client sees the numbers only when scraped (collect()).
+// the wire, whatever the handler does. The families are built from the numbers when scraped
+// (etcdserver/metrics.ts asks for them).
 import {
   status, type MethodDefinition, type ServiceDefinition, type UntypedHandleCall, type UntypedServiceImplementation,
 } from '@grpc/grpc-js'
-import { Counter, Histogram, type Registry } from 'prom-client'
+import type { MetricsContext, ServerMetrics } from '../etcdserver/metrics.js'
+import type { MetricFamily } from '../pkg/expfmt.js'
+import { HistogramCounts } from '../pkg/histogram.js'
 
 /** go-grpc-prometheus's grpc_type label. */
 export type GrpcType = 'unary' | 'client_stream' | 'server_stream' | 'bidi_stream'
@@ -20,7 +25,28 @@ const CODE_NAMES = [
 ] as const
 
 /** prometheus.DefBuckets, which go-grpc-prometheus's handling-time histogram uses. */
-export const HANDLING_SECONDS_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10] as const
+export const HANDLING_SECONDS_BUCKETS: readonly number[] = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10]
+
+/**
+ * The services etcd registers on its gRPC server before go-grpc-prometheus's Register, which lists their
+ * methods with zero counts before any call (v3rpc/grpc.go). Lock and Election are registered later and
+ * reflection not at all, so their methods appear once called.
+ */
+const PRE_REGISTERED = new Set([
+  'etcdserverpb.KV', 'etcdserverpb.Watch', 'etcdserverpb.Lease', 'etcdserverpb.Cluster', 'etcdserverpb.Maintenance',
+  'etcdserverpb.Auth', 'grpc.health.v1.Health',
+])
+/** Methods etcd 3.4's API does not have (3.5 added them), so a 3.4 server lists them only once called. */
+const SINCE_3_5 = new Set(['etcdserverpb.Auth/AuthStatus'])
+
+/**
+ * The code a stream's handler returns in etcd when its client cancels, where it is not Canceled: etcd's
+ * LeaseKeepAlive answers its context's cancellation with ErrGRPCNoLeader ("the only server-side
+ * cancellation is noleader for now"), so every keep-alive stream a client closes counts as Unavailable.
+ */
+const CANCELLED_AS: Readonly<Record<string, number>> = {
+  'etcdserverpb.Lease/LeaseKeepAlive': status.UNAVAILABLE,
+}
 
 /** One method's counts: plain numbers, so counting costs no label hashing. */
 class MethodStats {
@@ -29,24 +55,29 @@ class MethodStats {
   sent = 0
   /** Calls completed, by status code (index = code). */
   readonly handled: number[] = CODE_NAMES.map(() => 0)
-  /** Handling-time observations per bucket (not cumulative; the last slot is past the largest bound). */
-  readonly buckets: number[] = [...HANDLING_SECONDS_BUCKETS.map(() => 0), 0]
-  sum = 0
-  count = 0
+  readonly seconds = new HistogramCounts(HANDLING_SECONDS_BUCKETS)
   readonly labels: { readonly grpc_method: string; readonly grpc_service: string; readonly grpc_type: GrpcType }
+  /** The code a call its client cancelled ends with. */
+  readonly cancelledCode: number
+  private readonly preRegistered: boolean
+  private readonly since35: boolean
 
   constructor(service: string, method: string, type: GrpcType) {
     this.labels = { grpc_method: method, grpc_service: service, grpc_type: type }
+    this.preRegistered = PRE_REGISTERED.has(service)
+    this.since35 = SINCE_3_5.has(`${service}/${method}`)
+    this.cancelledCode = CANCELLED_AS[`${service}/${method}`] ?? status.CANCELLED
+  }
+
+  /** Whether the server lists the method now: called at least once, or listed from the start. */
+  shown(ctx: MetricsContext): boolean {
+    return this.started !== 0 || (this.preRegistered && (!this.since35 || ctx.minor >= 5))
   }
 
   done(code: number, startedMs: number): void {
-    this.handled[code in this.handled ? code : status.UNKNOWN]! += 1
-    const s = (performance.now() - startedMs) / 1000
-    let i = 0
-    while (i < HANDLING_SECONDS_BUCKETS.length && s > HANDLING_SECONDS_BUCKETS[i]!) i++
-    this.buckets[i]! += 1
-    this.sum += s
-    this.count++
+    const i = code in this.handled ? code : status.UNKNOWN
+    this.handled[i] = (this.handled[i] ?? 0) + 1
+    this.seconds.observe((performance.now() - startedMs) / 1000)
   }
 }
 
@@ -58,121 +89,120 @@ const codeOf = (err: unknown): number => {
   return typeof c === 'number' && Number.isInteger(c) && c >= 0 && c < CODE_NAMES.length ? c : status.UNKNOWN
 }
 
-/** What a handler may see of its call: enough to learn how a streaming call ended. */
-interface StreamEvents {
+/** What a handler may see of its call: its metadata, and enough to learn how a streaming call ended. */
+interface CallLike {
+  readonly metadata?: { get(key: string): readonly unknown[] }
   on(event: 'error', l: (err: unknown) => void): unknown
   on(event: 'finish' | 'cancelled', l: () => void): unknown
 }
 type UnaryCallback = (err: unknown, ...rest: unknown[]) => void
-type AnyHandler = (call: StreamEvents, cb?: UnaryCallback) => void
+type AnyHandler = (call: CallLike, cb?: UnaryCallback) => void
 
 const typeOf = (m: MethodDefinition<unknown, unknown>): GrpcType =>
   m.requestStream ? (m.responseStream ? 'bidi_stream' : 'client_stream') : m.responseStream ? 'server_stream' : 'unary'
 
-const HANDLING_NAME = 'grpc_server_handling_seconds'
-const HANDLING_HELP = 'Histogram of response latency (seconds) of gRPC that had been application-level handled by the server.'
+/** etcd's rpctypes.MetadataClientAPIVersionKey: clientv3 sends its version there ("3.4", "3.5"). */
+const CLIENT_API_VERSION = 'client-api-version'
 
-interface ExportedValue {
-  readonly labels: Readonly<Record<string, string | number>>
-  readonly sharedLabels: Readonly<Record<string, string>>
-  readonly value: number
-  readonly metricName: string
+/** The call's client-api-version metadata, or "unknown" when it sends none (as etcd's interceptors label it). */
+function clientApiVersion(call: CallLike): string {
+  const v = call.metadata?.get(CLIENT_API_VERSION)[0]
+  if (typeof v === 'string') return v
+  return v instanceof Uint8Array ? Buffer.from(v).toString('latin1') : 'unknown'
+}
+
+/** etcd's streamFailures labels: what failed, on which stream API. */
+export type StreamFailure = { readonly type: 'send' | 'receive'; readonly api: 'watch' | 'lease-keepalive' }
+
+/** The streams etcd counts failures of, by method path. */
+const STREAM_APIS: Readonly<Record<string, StreamFailure['api']>> = {
+  '/etcdserverpb.Watch/Watch': 'watch',
+  '/etcdserverpb.Lease/LeaseKeepAlive': 'lease-keepalive',
 }
 
 /**
- * The histogram of handling times, built from the method records at scrape time. prom-client has no way to
- * set a histogram's buckets, so this replaces getForPromString(), which prom-client 15's Registry reads for
- * the text format (and Histogram.get() builds on for JSON); test/e2e/http.test.ts compares the text with etcd's.
- */
-class HandlingHistogram extends Histogram<'grpc_method' | 'grpc_service' | 'grpc_type'> {
-  private readonly records: () => Iterable<MethodStats>
-
-  constructor(registry: Registry, records: () => Iterable<MethodStats>) {
-    super({
-      name: HANDLING_NAME,
-      help: HANDLING_HELP,
-      labelNames: ['grpc_method', 'grpc_service', 'grpc_type'],
-      buckets: [...HANDLING_SECONDS_BUCKETS],
-      registers: [registry],
-    })
-    this.records = records
-  }
-
-  getForPromString(): Promise<{ name: string; help: string; type: 'histogram'; aggregator: 'sum'; values: ExportedValue[] }> {
-    const values: ExportedValue[] = []
-    const sharedLabels = {}
-    for (const r of this.records()) {
-      let acc = 0
-      HANDLING_SECONDS_BUCKETS.forEach((le, i) => {
-        acc += r.buckets[i]!
-        values.push({ labels: { ...r.labels, le }, sharedLabels, value: acc, metricName: `${HANDLING_NAME}_bucket` })
-      })
-      values.push({ labels: { ...r.labels, le: '+Inf' }, sharedLabels, value: r.count, metricName: `${HANDLING_NAME}_bucket` })
-      values.push({ labels: { ...r.labels }, sharedLabels, value: r.sum, metricName: `${HANDLING_NAME}_sum` })
-      values.push({ labels: { ...r.labels }, sharedLabels, value: r.count, metricName: `${HANDLING_NAME}_count` })
-    }
-    return Promise.resolve({ name: HANDLING_NAME, help: HANDLING_HELP, type: 'histogram', aggregator: 'sum', values })
-  }
-}
-
-/**
- * The gRPC metrics of one EtcdServer (one registry), shared by every gRPC server bound for it. Every service
- * goes through {@link GrpcMetrics.instrument} on registration; its methods are then listed with zero counts
- * before any call, as go-grpc-prometheus's Register does.
+ * The gRPC metrics of one EtcdServer, shared by every gRPC server bound for it. Every service goes through
+ * {@link GrpcMetrics.instrument} on registration.
  *
  * Exposed: grpc_server_started_total, grpc_server_handled_total (by grpc_code), grpc_server_msg_received_total,
- * grpc_server_msg_sent_total, grpc_server_handling_seconds (etcd shows it only with --metrics=extensive;
- * etcdlite always does), etcd_network_client_grpc_received_bytes_total and _sent_bytes_total.
+ * grpc_server_msg_sent_total, grpc_server_handling_seconds (only with etcd's --metrics=extensive),
+ * etcd_network_client_grpc_received_bytes_total and _sent_bytes_total, etcd_server_client_requests_total and
+ * etcd_network_server_stream_failures_total.
  */
 export class GrpcMetrics {
   private readonly methods = new Map<string, MethodStats>()
   private receivedBytes = 0
   private sentBytes = 0
+  /** Calls by type ("unary" or "stream") and client API version, keyed `type|version`. */
+  private readonly clientRequests = new Map<string, number>()
+  private readonly streamFailures = new Map<string, number>()
 
-  constructor(registry: Registry) {
-    const records = (): Iterable<MethodStats> => this.methods.values()
-    const perMethod = (name: string, help: string, value: (r: MethodStats) => number): void => {
-      new Counter({
-        name, help, labelNames: ['grpc_method', 'grpc_service', 'grpc_type'], registers: [registry],
-        collect(this: Counter<string>) {
-          this.reset()
-          for (const r of records()) this.inc(r.labels, value(r))
-        },
-      })
-    }
-    perMethod('grpc_server_started_total', 'Total number of RPCs started on the server.', (r) => r.started)
-    new Counter({
-      name: 'grpc_server_handled_total',
-      help: 'Total number of RPCs completed on the server, regardless of success or failure.',
-      labelNames: ['grpc_code', 'grpc_method', 'grpc_service', 'grpc_type'],
-      registers: [registry],
-      collect(this: Counter<string>) {
-        this.reset()
-        for (const r of records()) {
-          CODE_NAMES.forEach((grpc_code, code) => this.inc({ grpc_code, ...r.labels }, r.handled[code]))
-        }
-      },
+  /** Count a stream that failed other than by its client going away (etcd's streamFailures). */
+  streamFailed(f: StreamFailure): void {
+    const k = `${f.type}|${f.api}`
+    this.streamFailures.set(k, (this.streamFailures.get(k) ?? 0) + 1)
+  }
+
+  private clientRequest(type: 'unary' | 'stream', call: CallLike): void {
+    const k = `${type}|${clientApiVersion(call)}`
+    this.clientRequests.set(k, (this.clientRequests.get(k) ?? 0) + 1)
+  }
+
+  /** The families, as etcd shows them for `ctx`. */
+  families(ctx: MetricsContext): MetricFamily[] {
+    const shown = [...this.methods.values()].filter((r) => r.shown(ctx))
+    const perMethod = (name: string, help: string, value: (r: MethodStats) => number): MetricFamily => ({
+      name, help, type: 'counter', metrics: shown.map((r) => ({ labels: r.labels, value: value(r) })),
     })
-    perMethod('grpc_server_msg_received_total', 'Total number of RPC stream messages received on the server.', (r) => r.received)
-    perMethod('grpc_server_msg_sent_total', 'Total number of gRPC stream messages sent by the server.', (r) => r.sent)
-    new HandlingHistogram(registry, records)
-    const bytes = (name: string, help: string, value: () => number): void => {
-      new Counter({
-        name, help, registers: [registry],
-        collect(this: Counter<string>) {
-          this.reset()
-          this.inc(value())
-        },
+    const out: MetricFamily[] = [
+      perMethod('grpc_server_started_total', 'Total number of RPCs started on the server.', (r) => r.started),
+      {
+        name: 'grpc_server_handled_total',
+        help: 'Total number of RPCs completed on the server, regardless of success or failure.',
+        type: 'counter',
+        metrics: shown.flatMap((r) => CODE_NAMES.map((grpc_code, code) => ({ labels: { grpc_code, ...r.labels }, value: r.handled[code] ?? 0 }))),
+      },
+      perMethod('grpc_server_msg_received_total', 'Total number of RPC stream messages received on the server.', (r) => r.received),
+      perMethod('grpc_server_msg_sent_total', 'Total number of gRPC stream messages sent by the server.', (r) => r.sent),
+      {
+        name: 'etcd_network_client_grpc_received_bytes_total', help: 'The total number of bytes received from grpc clients.',
+        type: 'counter', metrics: [{ labels: {}, value: this.receivedBytes }],
+      },
+      {
+        name: 'etcd_network_client_grpc_sent_bytes_total', help: 'The total number of bytes sent to grpc clients.',
+        type: 'counter', metrics: [{ labels: {}, value: this.sentBytes }],
+      },
+      {
+        name: 'etcd_server_client_requests_total', help: 'The total number of client requests per client version.', type: 'counter',
+        metrics: [...this.clientRequests].map(([k, value]) => {
+          const [type = '', client_api_version = ''] = k.split('|')
+          return { labels: { client_api_version, type }, value }
+        }),
+      },
+      {
+        name: 'etcd_network_server_stream_failures_total', help: 'The total number of stream failures from the local server.', type: 'counter',
+        metrics: [...this.streamFailures].map(([k, value]) => {
+          const [Type = '', API = ''] = k.split('|')
+          return { labels: { API, Type }, value }
+        }),
+      },
+    ]
+    if (ctx.extensive) {
+      out.push({
+        name: 'grpc_server_handling_seconds',
+        help: 'Histogram of response latency (seconds) of gRPC that had been application-level handled by the server.',
+        type: 'histogram',
+        metrics: shown.map((r) => ({ labels: r.labels, bounds: r.seconds.bounds, cumulative: r.seconds.cumulative(), sum: r.seconds.sum, count: r.seconds.count })),
       })
     }
-    bytes('etcd_network_client_grpc_received_bytes_total', 'The total number of bytes received from grpc clients.', () => this.receivedBytes)
-    bytes('etcd_network_client_grpc_sent_bytes_total', 'The total number of bytes sent to grpc clients.', () => this.sentBytes)
+    return out
   }
 
   /**
    * Wrap a service for counting: each method's deserializer counts received messages and bytes, its
-   * serializer sent ones, and its handler calls started, their status code when they end, and how long they
-   * took (a unary call: until its callback; a stream: until its status is sent or the client cancels).
+   * serializer sent ones, and its handler calls started (and per client API version), their status code
+   * when they end, and how long they took (a unary call: until its callback; a stream: until its status is
+   * sent or the client cancels).
    */
   instrument(def: ServiceDefinition, impl: UntypedServiceImplementation): { def: ServiceDefinition; impl: UntypedServiceImplementation } {
     const outDef: Record<string, MethodDefinition<unknown, unknown>> = {}
@@ -189,12 +219,23 @@ export class GrpcMetrics {
       const rec = st
       const deserialize = m.requestDeserialize
       const serialize = m.responseSerialize
+      const api = STREAM_APIS[m.path]
       outDef[name] = {
         ...m,
         requestDeserialize: (b: Buffer): unknown => {
-          rec.received++
+          // etcd's codec counts the bytes before unmarshalling; go-grpc-prometheus counts a message once it
+          // has been received whole, so not one that does not unmarshal.
           this.receivedBytes += b.length
-          return deserialize(b)
+          let msg: unknown
+          try {
+            msg = deserialize(b)
+          } catch (err) {
+            // A message that does not unmarshal ends the stream's receive loop in etcd, which counts it.
+            if (api !== undefined) this.streamFailed({ type: 'receive', api })
+            throw err
+          }
+          rec.received++
+          return msg
         },
         responseSerialize: (v: unknown): Buffer => {
           const b = serialize(v)
@@ -205,68 +246,75 @@ export class GrpcMetrics {
       }
       const h = impl[name]
       if (h === undefined) continue
-      outImpl[name] = (type === 'unary' || type === 'client_stream' ? wrapUnary(rec, h) : wrapStream(rec, h)) as UntypedHandleCall
+      // A client stream ends through its callback, as a unary call does; etcd's interceptors count it as a stream.
+      const wrapped = type === 'unary' ? this.wrapUnary(rec, h, 'unary') : type === 'client_stream' ? this.wrapUnary(rec, h, 'stream') : this.wrapStream(rec, h)
+      outImpl[name] = wrapped as UntypedHandleCall
     }
     return { def: outDef, impl: outImpl }
   }
-}
 
-function wrapUnary(rec: MethodStats, handler: UntypedHandleCall): AnyHandler {
-  const h = handler as AnyHandler
-  return (call, cb) => {
-    rec.started++
-    const t0 = performance.now()
-    let ended = false
-    try {
-      h(call, (err: unknown, ...rest: unknown[]) => {
-        if (!ended) {
-          ended = true
-          rec.done(err === null || err === undefined ? status.OK : codeOf(err), t0)
-        }
-        cb?.(err, ...rest)
-      })
-    } catch (err) {
-      // grpc-js answers a throwing handler with UNKNOWN.
-      if (!ended) rec.done(status.UNKNOWN, t0)
-      ended = true
-      throw err
+  private wrapUnary(rec: MethodStats, handler: UntypedHandleCall, kind: 'unary' | 'stream'): AnyHandler {
+    const h = handler as AnyHandler
+    return (call, cb) => {
+      rec.started++
+      this.clientRequest(kind, call)
+      const t0 = performance.now()
+      let ended = false
+      try {
+        h(call, (err: unknown, ...rest: unknown[]) => {
+          if (!ended) {
+            ended = true
+            rec.done(err === null || err === undefined ? status.OK : codeOf(err), t0)
+          }
+          cb?.(err, ...rest)
+        })
+      } catch (err) {
+        // grpc-js answers a throwing handler with UNKNOWN.
+        if (!ended) rec.done(status.UNKNOWN, t0)
+        ended = true
+        throw err
+      }
+    }
+  }
+
+  /** A server or bidirectional stream: it ends when its status goes out or its client cancels. */
+  private wrapStream(rec: MethodStats, handler: UntypedHandleCall): AnyHandler {
+    const h = handler as AnyHandler
+    return (call) => {
+      rec.started++
+      this.clientRequest('stream', call)
+      const t0 = performance.now()
+      let code: number = status.OK
+      let ended = false
+      const end = (c: number): void => {
+        if (ended) return
+        ended = true
+        rec.done(c, t0)
+      }
+      // 'error' (the handler failed the call) always precedes 'finish' (the status went out).
+      call.on('error', (err) => (code = codeOf(err)))
+      call.on('finish', () => end(code))
+      call.on('cancelled', () => end(rec.cancelledCode))
+      try {
+        h(call)
+      } catch (err) {
+        end(status.UNKNOWN)
+        throw err
+      }
     }
   }
 }
 
-function wrapStream(rec: MethodStats, handler: UntypedHandleCall): AnyHandler {
-  const h = handler as AnyHandler
-  return (call) => {
-    rec.started++
-    const t0 = performance.now()
-    let code: number = status.OK
-    let ended = false
-    const end = (c: number): void => {
-      if (ended) return
-      ended = true
-      rec.done(c, t0)
-    }
-    // 'error' (the handler failed the call) always precedes 'finish' (the status went out).
-    call.on('error', (err) => (code = codeOf(err)))
-    call.on('finish', () => end(code))
-    call.on('cancelled', () => end(status.CANCELLED))
-    try {
-      h(call)
-    } catch (err) {
-      end(status.UNKNOWN)
-      throw err
-    }
-  }
-}
+const byServer = new WeakMap<ServerMetrics, GrpcMetrics>()
 
-const byRegistry = new WeakMap<Registry, GrpcMetrics>()
-
-/** The gRPC metrics registered in `registry` (created on first use): one set per EtcdServer. */
-export function grpcMetricsFor(registry: Registry): GrpcMetrics {
-  let m = byRegistry.get(registry)
+/** The gRPC metrics of one EtcdServer (made on first use, and shown on its /metrics). */
+export function grpcMetricsFor(server: ServerMetrics): GrpcMetrics {
+  let m = byServer.get(server)
   if (m === undefined) {
-    m = new GrpcMetrics(registry)
-    byRegistry.set(registry, m)
+    const made = new GrpcMetrics()
+    server.addSource((ctx) => made.families(ctx))
+    byServer.set(server, made)
+    m = made
   }
   return m
 }

@@ -196,7 +196,7 @@ export class GrpcServer {
 
   constructor(etcd: EtcdServer, opts: GrpcServerOptions) {
     this.report = opts.report
-    this.server = new InstrumentedServer(grpcMetricsFor(serverMetrics(etcd).registry), {
+    this.server = new InstrumentedServer(grpcMetricsFor(serverMetrics(etcd)), {
       'grpc.max_receive_message_length': opts.maxRequestBytes + GRPC_OVERHEAD_BYTES,
       'grpc.max_send_message_length': 2 ** 31 - 1,
       'grpc.max_concurrent_streams': 2 ** 31 - 1,

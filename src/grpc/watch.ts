@@ -19,6 +19,8 @@ import { toServiceError, type ErrorReporter } from './status.js'
 import { credentialsOf } from './interceptor.js'
 import { batchOutOf, SendError, StreamWriter } from './stream-writer.js'
 import { onClientGone } from './call-liveness.js'
+import { grpcMetricsFor } from './metrics.js'
+import { serverMetrics } from '../etcdserver/metrics.js'
 import type { WatchId } from '../pkg/watch-id.js'
 
 /** Most revisions appended into one queued response (bounds what a backlogged stream holds). */
@@ -84,8 +86,11 @@ function serveWatch(server: EtcdServer, call: ServerDuplexStream<DecodedWatchReq
   }
   const sent = (err: Error | undefined): void => {
     if (err !== undefined) {
-      if (err instanceof SendError) call.emit('error', { code: err.code, details: err.message })
-      else finish()
+      if (err instanceof SendError) {
+        // A response that could not be sent (not a client that went away): etcd counts the send failure.
+        grpcMetricsFor(serverMetrics(server)).streamFailed({ type: 'send', api: 'watch' })
+        call.emit('error', { code: err.code, details: err.message })
+      } else finish()
       return
     }
     if (!blocked || full()) return

@@ -9,6 +9,7 @@ import { Ticker } from '../pkg/ticker.js'
 import { FOREVER, Lease } from './lease.js'
 import { decodeLease, encodeLease, leaseIdKey } from './lease-codec.js'
 import { LeaseQueue } from './lease-queue.js'
+import { LeaseMetrics } from './metrics.js'
 
 export { Lease }
 
@@ -79,6 +80,8 @@ export const LESSOR_DEFAULTS = { minLeaseTtl: 2, revokeRate: 1000, checkInterval
 export class Lessor implements LeaseItems {
   private readonly backend: Backend
   private readonly opts: LessorOptions
+  /** What the lessor counts for the metrics (lease/metrics.ts). */
+  readonly metrics = new LeaseMetrics()
   private readonly leaseMap = new Map<bigint, Lease>()
   /** Attached key (latin1) -> lease ID. */
   private readonly itemMap = new Map<string, bigint>()
@@ -150,6 +153,8 @@ export class Lessor implements LeaseItems {
       this.queue.registerOrUpdate(id, l.expiry)
     }
     this.leaseMap.set(id, l)
+    this.metrics.granted++
+    this.metrics.ttls.observe(l.ttl)
     return l
   }
 
@@ -192,6 +197,7 @@ export class Lessor implements LeaseItems {
       rev = txn.end()
     }
     l.revoked = true
+    this.metrics.revoked++
     return rev
   }
 
@@ -207,6 +213,7 @@ export class Lessor implements LeaseItems {
     if (this.primary && l.expired(now)) return undefined
     l.refresh(now)
     if (this.primary) this.queue.registerOrUpdate(id, l.expiry)
+    this.metrics.renewed++
     return l.ttl
   }
 

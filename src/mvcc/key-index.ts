@@ -81,6 +81,12 @@ export class KeyIndex {
     this.modified = rev
   }
 
+  /** Whether the key exists now: its newest generation has revisions (it was put, and not deleted since). */
+  get live(): boolean {
+    const g = this.generations[this.generations.length - 1]
+    return g !== undefined && g.revs.length !== 0
+  }
+
   /** Rebuild from a stored record whose earlier history was compacted away. */
   restore(created: Revision, modified: Revision, ver: number): void {
     invariant(this.generations.length === 0, 'keyIndex.restore: not empty')

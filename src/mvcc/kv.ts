@@ -1,7 +1,7 @@
 // Contracts of the MVCC store, as etcd's mvcc/kv.go. Implementations: kvstore.ts, kvstore-txn.ts.
 import type { RangeEnd } from '../pkg/bytes.js'
 import type { WireKeyValue } from '../pkg/keyvalue-wire.js'
-import type { MvccOpCounts } from './op-counts.js'
+import type { MvccMetrics } from './metrics.js'
 
 /**
  * A key-value pair at some revision (mvccpb.KeyValue): key, value, create_revision, mod_revision, version
@@ -48,7 +48,7 @@ export interface ReadView {
   range(key: Uint8Array, end: RangeEnd, ro?: RangeOptions): RangeResult
 }
 
-/** A read txn: a ReadView whose ops count in the metrics (mvcc/op-counts.ts). */
+/** A read txn: a ReadView whose ops count in the metrics (mvcc/metrics.ts). */
 export interface TxnRead extends ReadView {
   /**
    * Count the ops done so far as one txn when there were more than one, and start counting afresh
@@ -108,10 +108,10 @@ export interface KV {
   durableRev(): number
   /** The compacted revision, -1 before any compaction. */
   compactRev(): number
-  /** Keys live at the durable revision (etcd_debugging_mvcc_keys_total); not a request, so not counted. */
+  /** Keys that exist now, durable or not (etcd_debugging_mvcc_keys_total); kept as keys come and go, not counted per call. */
   keyCount(): number
-  /** The requests served, by kind (etcd_mvcc_*_total). */
-  readonly opCounts: MvccOpCounts
+  /** The requests served by kind, compactions, hashes and watch events (etcd_mvcc_*, etcd_debugging_mvcc_*). */
+  readonly metrics: MvccMetrics
   /** A read view at the newest durable revision. */
   read(): TxnRead
   /** Begin a write txn (synchronous until end()). */

@@ -32,12 +32,12 @@ export class StoreTxnRead implements TxnRead {
 
   range(key: Uint8Array, end: RangeEnd, ro: RangeOptions = {}): RangeResult {
     this.ops++
-    this.s.opCounts.range++
+    this.s.metrics.range++
     return rangeKeys(this.s, key, end, this.at, ro)
   }
 
   endOps(): void {
-    if (this.ops > 1) this.s.opCounts.txn++
+    if (this.ops > 1) this.s.metrics.txn++
     this.ops = 0
   }
 }
@@ -88,14 +88,15 @@ export class StoreTxnWrite implements TxnWrite {
   range(key: Uint8Array, end: RangeEnd, ro: RangeOptions = {}): RangeResult {
     const rev = this.changeList.length > 0 ? this.beginRev + 1 : this.beginRev
     this.ops++
-    this.s.opCounts.range++
+    this.s.metrics.range++
     return rangeKeys(this.s, key, end, rev, ro)
   }
 
   put(key: Uint8Array, value: Uint8Array, lease: bigint): number {
     invariant(!this.ended, 'put after end')
     this.ops++
-    this.s.opCounts.put++
+    this.s.metrics.put++
+    this.s.metrics.putSize += key.length + value.length
     const rev = this.beginRev + 1
     const prev = this.s.index.get(key, rev)
     const idxRev: Revision = { main: rev, sub: this.changeList.length }
@@ -133,7 +134,7 @@ export class StoreTxnWrite implements TxnWrite {
   deleteRange(key: Uint8Array, end: RangeEnd): { deleted: number; rev: number } {
     invariant(!this.ended, 'deleteRange after end')
     this.ops++
-    this.s.opCounts.delete++
+    this.s.metrics.delete++
     const rrev = this.changeList.length > 0 ? this.beginRev + 1 : this.beginRev
     const keys = this.s.index.range(key, end, rrev)
     for (const k of keys) this.delete(k.key)
@@ -149,7 +150,7 @@ export class StoreTxnWrite implements TxnWrite {
   }
 
   endOps(): void {
-    if (this.ops > 1) this.s.opCounts.txn++
+    if (this.ops > 1) this.s.metrics.txn++
     this.ops = 0
   }
 

@@ -1,7 +1,7 @@
 // Mirrors etcd mvcc/kvstore.go: the revisioned store over a Backend, with an in-memory key index.
 import type { Backend } from '../backend/backend.js'
 import type { LeaseItems } from '../lease/lessor.js'
-import { FROM_KEY, latin1ToBytes } from '../pkg/bytes.js'
+import { latin1ToBytes } from '../pkg/bytes.js'
 import { META } from '../backend/schema.js'
 import { invariant, verify } from '../pkg/verify.js'
 import { CompactedError, FutureRevError, RevisionNotFoundError } from './errors.js'
@@ -14,7 +14,7 @@ import { decodeStored, StoreTxnRead, StoreTxnWrite } from './kvstore-txn.js'
 import { Compactor } from './kvstore-compaction.js'
 import { compactionMarkers, dropCheckpoint, readCheckpoint, writeCheckpoint, type CheckpointState, type LoadedCheckpoint } from './index-checkpoint.js'
 import { CHECKPOINT_KEYS_PER_TURN, CHECKPOINT_MIN_ENTRIES, IndexCheckpointer } from './index-checkpointer.js'
-import { MvccOpCounts } from './op-counts.js'
+import { MvccMetrics } from './metrics.js'
 
 export interface KvStoreOptions {
   /** Revision-log keys deleted per physical compaction step (etcd's CompactionBatchLimit). */
@@ -47,13 +47,11 @@ export const KVSTORE_DEFAULTS: KvStoreOptions = {
  * durable revision, so a read never sees a write that is not yet durable, and sees every write that
  * was acknowledged (acknowledgement waits for `sync`).
  */
-const KEY_ZERO = new Uint8Array([0])
-
 export class KvStore implements KV {
   /** @internal */ readonly backend: Backend
   /** @internal */ readonly index = new TreeIndex()
-  /** The requests the store has served, by kind (etcd_mvcc_*_total). */
-  readonly opCounts = new MvccOpCounts()
+  /** What the store counts for the metrics (mvcc/metrics.ts). */
+  readonly metrics = new MvccMetrics()
   /** @internal */ readonly leases: LeaseItems | undefined
   private indexSource: 'checkpoint' | 'log' = 'log'
   private replayed = 0
@@ -136,7 +134,7 @@ export class KvStore implements KV {
   }
 
   keyCount(): number {
-    return this.index.count(KEY_ZERO, FROM_KEY, this.durable)
+    return this.index.liveKeys
   }
 
   read(): TxnRead {

@@ -12,10 +12,17 @@ export interface IndexedKey extends KeyAt {
 
 export class TreeIndex {
   private readonly tree = new OrderedMap<KeyIndex>()
+  /** Keys that exist now, kept as they come and go (as etcd's keysGauge), so reading it costs nothing. */
+  private live = 0
 
   /** Number of KeyIndex entries (live keys plus keys with history only). */
   get size(): number {
     return this.tree.size
+  }
+
+  /** Number of keys that exist now, written or not yet durable (etcd_debugging_mvcc_keys_total). */
+  get liveKeys(): number {
+    return this.live
   }
 
   put(key: Uint8Array, rev: Revision): void {
@@ -25,6 +32,7 @@ export class TreeIndex {
       ki = new KeyIndex(k)
       this.tree.set(k, ki)
     }
+    if (!ki.live) this.live++
     ki.put(rev.main, rev.sub)
   }
 
@@ -32,6 +40,7 @@ export class TreeIndex {
     const ki = this.tree.get(bytesToLatin1(key))
     if (ki === undefined) throw new RevisionNotFoundError()
     ki.tombstone(rev.main, rev.sub)
+    this.live--
   }
 
   /** Undo a key's newest change, at `rev` (see KeyIndex.unwind); a key left without history is removed. */
@@ -39,7 +48,9 @@ export class TreeIndex {
     const k = bytesToLatin1(key)
     const ki = this.tree.get(k)
     if (ki === undefined) throw new RevisionNotFoundError()
+    const was = ki.live
     ki.unwind(rev)
+    this.live += Number(ki.live) - Number(was)
     if (ki.isEmpty()) this.tree.delete(k)
   }
 
@@ -52,6 +63,8 @@ export class TreeIndex {
   }
 
   insert(ki: KeyIndex): void {
+    const old = this.tree.get(ki.k)
+    this.live += Number(ki.live) - Number(old?.live ?? false)
     this.tree.set(ki.k, ki)
   }
 
@@ -60,6 +73,8 @@ export class TreeIndex {
    * instead of an ordered insert per key (restore). The index takes the map over.
    */
   load(byKey: Map<string, KeyIndex>): void {
+    this.live = 0
+    for (const ki of byKey.values()) if (ki.live) this.live++
     this.tree.load(byKey)
   }
 

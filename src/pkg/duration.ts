@@ -43,3 +43,52 @@ export function parseGoDuration(orig: string): number {
   return neg ? -total : total
 }
 
+
+/**
+ * Go's time.Duration.String for `ns` nanoseconds (rounded to a whole nanosecond): "0s", "1.5ms", "100µs",
+ * "7s", "1m0s", "1h2m3.5s". etcd logs durations in this form (zap's StringDurationEncoder).
+ */
+export function formatGoDuration(ns: number | bigint): string {
+  let u = typeof ns === 'bigint' ? ns : BigInt(Math.round(ns))
+  const neg = u < 0n
+  if (neg) u = -u
+  let out: string
+  if (u < 1_000_000_000n) {
+    if (u === 0n) return '0s'
+    // Below a second: the largest unit that keeps a non-zero integer part, with its fraction.
+    const [unit, scale] = u < 1_000n ? ['ns', 1n] : u < 1_000_000n ? ['µs', 1_000n] : ['ms', 1_000_000n]
+    out = withFraction(u, scale) + unit
+  } else {
+    const seconds = u / 1_000_000_000n
+    out = withFraction(u % 60_000_000_000n, 1_000_000_000n) + 's'
+    const minutes = seconds / 60n
+    if (minutes > 0n) {
+      out = `${minutes % 60n}m` + out
+      const hours = minutes / 60n
+      if (hours > 0n) out = `${hours}h` + out
+    }
+  }
+  return neg ? '-' + out : out
+}
+
+/** `v / scale` in decimal, the fraction without trailing zeros and without a point when it is zero. */
+function withFraction(v: bigint, scale: bigint): string {
+  const whole = v / scale
+  const frac = v % scale
+  if (frac === 0n) return whole.toString()
+  const digits = frac.toString().padStart(scale.toString().length - 1, '0').replace(/0+$/, '')
+  return `${whole}.${digits}`
+}
+
+/** A duration field value: logged as Go prints a time.Duration (zap.Duration). */
+export class GoDuration {
+  constructor(readonly ns: number) {}
+
+  static ms(ms: number): GoDuration {
+    return new GoDuration(ms * 1e6)
+  }
+
+  toString(): string {
+    return formatGoDuration(this.ns)
+  }
+}

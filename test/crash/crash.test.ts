@@ -287,7 +287,7 @@ describe('crash safety of the etcdlite CLI under SIGKILL', () => {
     let fromCheckpoint = 0
     try {
       for (let cycle = 0; cycle < CYCLES; cycle++) {
-        server = await spawnEtcdlite(['--data-dir', dir.path, ...CHECKPOINT_FLAGS], { logLevel: 'info' })
+        server = await spawnEtcdlite(['--data-dir', dir.path, ...CHECKPOINT_FLAGS])
         if (RESTORED_FROM_CHECKPOINT.test(server.stderr())) fromCheckpoint++
         c = rawClient(server.endpoint)
         try {
@@ -300,7 +300,7 @@ describe('crash safety of the etcdlite CLI under SIGKILL', () => {
         t.diagnostic(`cycle ${cycle}: killed ${res.killedAfterMs} ms after the first acknowledgement; ${res.acked}/${res.sent} acknowledged`)
         server = undefined
       }
-      server = await spawnEtcdlite(['--data-dir', dir.path, ...CHECKPOINT_FLAGS], { logLevel: 'info' })
+      server = await spawnEtcdlite(['--data-dir', dir.path, ...CHECKPOINT_FLAGS])
       if (RESTORED_FROM_CHECKPOINT.test(server.stderr())) fromCheckpoint++
       c = rawClient(server.endpoint)
       const rev = await verify(c, h, `seed ${SEED} final restart`)

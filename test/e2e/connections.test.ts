@@ -13,7 +13,7 @@ import { connect as tlsConnect } from 'node:tls'
 import { promisify } from 'node:util'
 import { createPki, type Pki } from '../helpers/certs.js'
 import { etcdctl } from '../helpers/etcdctl.js'
-import { ETCDLITE_BIN, etcdliteReadyAddress, haveEtcdctl, startEtcdliteProcess, type ServerProcess } from '../helpers/processes.js'
+import { ETCDLITE_BIN, etcdServing, haveEtcdctl, startEtcdliteProcess, type ServerProcess } from '../helpers/processes.js'
 import { haveProcNet, socketStats, type SocketStats } from '../helpers/proc-sockets.js'
 import { startEtcdliteTls } from '../helpers/tls-processes.js'
 import { until } from '../helpers/until.js'
@@ -235,17 +235,8 @@ describe('etcdlite: with few descriptors', { skip }, () => {
   let proc: ChildProcess
   let endpoint: string
   before(async () => {
-    proc = spawn('bash', ['-c', `ulimit -n ${LIMIT} && exec "$0" "$@"`, process.execPath, ETCDLITE_BIN, '--listen-client-urls', 'http://127.0.0.1:0', '--log-level', 'error', '--memory'], { stdio: ['ignore', 'pipe', 'pipe'] })
-    proc.stderr?.resume()
-    let out = ''
-    endpoint = await new Promise<string>((resolve, reject) => {
-      proc.stdout?.on('data', (d: Buffer) => {
-        out += d.toString()
-        const a = etcdliteReadyAddress(out)
-        if (a !== undefined) resolve(a)
-      })
-      proc.once('exit', (code) => reject(new Error(`etcdlite exited with ${String(code)} before ready`)))
-    })
+    proc = spawn('bash', ['-c', `ulimit -n ${LIMIT} && exec "$0" "$@"`, process.execPath, ETCDLITE_BIN, '--listen-client-urls', 'http://127.0.0.1:0', '--memory'], { stdio: ['ignore', 'ignore', 'pipe'] })
+    endpoint = await etcdServing(proc, 20_000)
   })
   after(async () => {
     if (proc.exitCode === null && proc.signalCode === null) {

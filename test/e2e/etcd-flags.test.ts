@@ -212,7 +212,7 @@ describe('failures, as etcd reports them', () => {
   })
 })
 
-/** The CLI on port 0 with `args` and `env`, logging at info. */
+/** The CLI on port 0 with `args` and `env`. */
 function spawnCli(args: readonly string[], env: NodeJS.ProcessEnv): Promise<CliProcess> {
-  return spawnEtcdlite(args, { env, logLevel: 'info' })
+  return spawnEtcdlite(args, { env })
 }

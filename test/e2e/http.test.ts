@@ -1,6 +1,6 @@
 // HTTP beside gRPC, as etcd serves it: /health, /version and /metrics on the client port (the same port as
-// gRPC), against etcdlite and the real etcd (started with --metrics extensive, so it shows the handling-time
-// histogram etcdlite always shows): status codes, content types, bodies, and the metrics both expose after
+// gRPC), against etcdlite and the real etcd (both with --metrics extensive, so they show the handling-time
+// histogram): status codes, content types, bodies, and the metrics both expose after
 // the same calls. Then etcdlite alone: HTTP/1.1 and gRPC at once on one port, first bytes split across
 // reads, the --listen-metrics-urls listener (embedded and CLI), and a shutdown that leaves nothing open.
 // Last, etcd 3.5.11+'s /livez and /readyz (etcdlite alone: etcd 3.4.23 has neither): exact bodies and status
@@ -14,14 +14,14 @@ import { spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { request, Agent } from 'node:http'
 import { connect, type Socket } from 'node:net'
-import { createInterface } from 'node:readline'
 import * as grpc from '@grpc/grpc-js'
 import { openEtcd, type Etcd } from '../../src/embed/etcd.js'
 import { checkHealth, httpHandler, HttpListener } from '../../src/embed/http.js'
 import { GrpcServer } from '../../src/grpc/server.js'
 import { loadEtcdProto } from '../../src/grpc/proto.js'
 import { rawClient, unary } from '../helpers/grpc-client.js'
-import { ETCDLITE_BIN, haveEtcd, startReferenceEtcd, type ServerProcess } from '../helpers/processes.js'
+import { ETCDLITE_BIN, etcdServing, haveEtcd, startReferenceEtcd, type ServerProcess } from '../helpers/processes.js'
+import { haveProcNet, listeningPorts } from '../helpers/proc-sockets.js'
 import { rawWatchStream } from '../helpers/watch-stream.js'
 import { until } from '../helpers/until.js'
 
@@ -64,8 +64,8 @@ interface Target {
   close(): Promise<void>
 }
 
-async function etcdliteTarget(): Promise<Target & { readonly etcd: Etcd; readonly grpc: GrpcServer }> {
-  const etcd = await openEtcd({ memory: true })
+async function etcdliteTarget(etcdVersion?: string): Promise<Target & { readonly etcd: Etcd; readonly grpc: GrpcServer }> {
+  const etcd = await openEtcd({ memory: true, metrics: 'extensive', ...(etcdVersion === undefined ? {} : { etcdVersion }) })
   const g = new GrpcServer(etcd.server, { maxRequestBytes: 1 << 20, report: (err) => assert.fail(String(err)), http: httpHandler(etcd.server, 'client') })
   const { port } = await g.bind('127.0.0.1', 0)
   return {
@@ -211,6 +211,19 @@ describe('etcdlite: HTTP/1.1 and gRPC on one port', () => {
     assert.equal((await http(t.endpoint, '/health')).body, '{"health":"true","reason":""}')
   })
 
+  it('/health body is etcd 3.4\'s, without a reason, when etcdlite reports 3.4.23', async () => {
+    const t34 = await etcdliteTarget('3.4.23')
+    try {
+      assert.equal((await http(t34.endpoint, '/health')).body, '{"health":"true"}')
+      await t34.etcd.server.maintenance.alarm({ action: 'ACTIVATE', memberId: t34.etcd.server.memberId, alarm: 'NOSPACE' })
+      const down = await http(t34.endpoint, '/health')
+      assert.deepEqual([down.status, down.body], [503, '{"health":"false"}\n'])
+      assert.equal((await http(t34.endpoint, '/health?exclude=NOSPACE')).body, '{"health":"true"}')
+    } finally {
+      await t34.close()
+    }
+  })
+
   it('serves gRPC calls and HTTP requests at the same time', async () => {
     const kv = rawClient(t.endpoint)
     const agent = new Agent({ keepAlive: true, maxSockets: 2 })
@@ -275,19 +288,16 @@ describe('etcdlite: metrics listener and shutdown', () => {
     await assert.rejects(http(endpoint, '/health'), { code: 'ECONNREFUSED' })
   })
 
-  it('the CLI serves --listen-metrics-urls and stops cleanly', async () => {
+  it('the CLI serves --listen-metrics-urls and stops cleanly', { skip: haveProcNet() ? false : 'no /proc/net' }, async () => {
     const proc = spawn(process.execPath, [
-      ETCDLITE_BIN, '--memory', '--listen-client-urls', 'http://127.0.0.1:0', '--listen-metrics-urls', 'http://127.0.0.1:0', '--log-level', 'warn',
-    ], { stdio: ['ignore', 'pipe', 'inherit'] })
+      ETCDLITE_BIN, '--memory', '--listen-client-urls', 'http://127.0.0.1:0', '--listen-metrics-urls', 'http://127.0.0.1:0',
+    ], { stdio: ['ignore', 'ignore', 'pipe'] })
     try {
-      assert.ok(proc.stdout !== null)
-      let metrics = ''
-      for await (const line of createInterface({ input: proc.stdout })) {
-        const m = /serving metrics on http:\/\/(\S+)\/metrics/.exec(line)
-        if (m?.[1] !== undefined) metrics = m[1]
-        if (line.includes('ready to serve client requests')) break
-      }
-      assert.notEqual(metrics, '')
+      const client = await etcdServing(proc, 20_000)
+      // etcd names a metrics listener by its flag URL (port 0 here): the bound port is the other one listening.
+      const ports = (await listeningPorts(proc.pid ?? 0)).filter((p) => `127.0.0.1:${p}` !== client)
+      assert.equal(ports.length, 1, `listening ports besides the client's: ${ports.join(', ')}`)
+      const metrics = `127.0.0.1:${ports[0] ?? 0}`
       assert.equal((await http(metrics, '/health')).body, '{"health":"true","reason":""}')
       assert.match((await http(metrics, '/metrics')).body, /^etcd_server_is_leader 1$/m)
       proc.kill('SIGTERM')

@@ -1,10 +1,11 @@
 // The etcdlite CLI as a child process with everything a test needs to explain a failure: its stderr, how
 // and when it exited, and whether it exited on its own.
 import { spawn, type ChildProcess } from 'node:child_process'
-import { ETCDLITE_BIN, etcdliteReadyAddress } from './processes.js'
+import { createInterface } from 'node:readline'
+import { ETCDLITE_BIN, etcdServingAddress } from './processes.js'
 
 export interface CliProcess {
-  /** host:port from the ready line. */
+  /** host:port from etcd's "serving client traffic" line. */
   readonly endpoint: string
   readonly proc: ChildProcess
   /** The last 16 KiB of stderr. */
@@ -20,24 +21,22 @@ export interface CliOptions {
   readonly cwd?: string
   /** Ready timeout in ms (default 20 s). */
   readonly readyTimeoutMs?: number
-  /** --log-level (default warn). */
-  readonly logLevel?: 'debug' | 'info' | 'warn' | 'error'
   /** The environment (default: this process's). */
   readonly env?: NodeJS.ProcessEnv
 }
 
 /**
- * Start `etcdlite` with `--listen-client-urls http://127.0.0.1:0 --log-level warn` (or `opts.logLevel`) followed by `args`,
- * and resolve once it prints its ready line. Rejects (with its stderr) if it exits or times out first.
+ * Start `etcdlite` with `--listen-client-urls http://127.0.0.1:0` followed by `args`, logging at info as etcd
+ * does by default, and resolve once it logs that its client listener serves. Rejects (with its stderr) if
+ * it exits or times out first.
  */
 export async function spawnEtcdlite(args: readonly string[], opts: CliOptions = {}): Promise<CliProcess> {
-  const proc = spawn(process.execPath, [ETCDLITE_BIN, '--listen-client-urls', 'http://127.0.0.1:0', '--log-level', opts.logLevel ?? 'warn', ...args], {
-    stdio: ['ignore', 'pipe', 'pipe'],
+  const proc = spawn(process.execPath, [ETCDLITE_BIN, '--listen-client-urls', 'http://127.0.0.1:0', ...args], {
+    stdio: ['ignore', 'ignore', 'pipe'],
     ...(opts.cwd !== undefined ? { cwd: opts.cwd } : {}),
     ...(opts.env !== undefined ? { env: opts.env } : {}),
   })
   let err = ''
-  let out = ''
   let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined
   const exited = new Promise<void>((resolve) => {
     proc.once('exit', (code, signal) => {
@@ -49,11 +48,12 @@ export async function spawnEtcdlite(args: readonly string[], opts: CliOptions = 
   let timer: NodeJS.Timeout | undefined
   try {
     const endpoint = await new Promise<string>((resolve, reject) => {
-      proc.stdout?.on('data', (d: Buffer) => {
-        out += d.toString()
-        const address = etcdliteReadyAddress(out)
-        if (address !== undefined) resolve(address)
-      })
+      if (proc.stderr !== null) {
+        createInterface({ input: proc.stderr }).on('line', (line) => {
+          const address = etcdServingAddress(line)
+          if (address !== undefined) resolve(address)
+        })
+      }
       void exited.then(() => reject(new Error(`etcdlite exited (${JSON.stringify(exit)}) before it was ready; stderr:\n${err}`)))
       timer = setTimeout(() => reject(new Error(`etcdlite not ready after ${opts.readyTimeoutMs ?? 20000} ms; stderr:\n${err}`)), opts.readyTimeoutMs ?? 20000)
     })

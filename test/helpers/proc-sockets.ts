@@ -23,8 +23,8 @@ const TCP_STATES: Readonly<Record<string, string>> = {
   '07': 'CLOSE', '08': 'CLOSE_WAIT', '09': 'LAST_ACK', '0A': 'LISTEN', '0B': 'CLOSING',
 }
 
-/** The descriptors of process `pid` and the states of its TCP sockets (IPv4 and IPv6). */
-export async function socketStats(pid: number): Promise<SocketStats> {
+/** The descriptors of process `pid`, and the inodes of those that are sockets. */
+async function socketInodes(pid: number): Promise<{ fds: number; inodes: Set<string> }> {
   const inodes = new Set<string>()
   const fds = await readdir(`/proc/${pid}/fd`)
   for (const fd of fds) {
@@ -33,6 +33,28 @@ export async function socketStats(pid: number): Promise<SocketStats> {
     const m = /^socket:\[(\d+)\]$/.exec(target)
     if (m?.[1] !== undefined) inodes.add(m[1])
   }
+  return { fds: fds.length, inodes }
+}
+
+/** The TCP ports process `pid` listens on (IPv4 and IPv6), ascending. */
+export async function listeningPorts(pid: number): Promise<number[]> {
+  const { inodes } = await socketInodes(pid)
+  const ports = new Set<number>()
+  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    const text = await readFile(table, 'utf8').catch(() => '')
+    for (const line of text.split('\n').slice(1)) {
+      const cols = line.trim().split(/\s+/)
+      const [local, st, inode] = [cols[1], cols[3], cols[9]]
+      if (local === undefined || st !== '0A' || inode === undefined || !inodes.has(inode)) continue
+      ports.add(parseInt(local.slice(local.lastIndexOf(':') + 1), 16))
+    }
+  }
+  return [...ports].sort((a, b) => a - b)
+}
+
+/** The descriptors of process `pid` and the states of its TCP sockets (IPv4 and IPv6). */
+export async function socketStats(pid: number): Promise<SocketStats> {
+  const { fds, inodes } = await socketInodes(pid)
   const tcp: Record<string, number> = {}
   for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
     const text = await readFile(table, 'utf8').catch(() => '')
@@ -45,5 +67,5 @@ export async function socketStats(pid: number): Promise<SocketStats> {
       tcp[name] = (tcp[name] ?? 0) + 1
     }
   }
-  return { fds: fds.length, closeWait: tcp['CLOSE_WAIT'] ?? 0, tcp }
+  return { fds, closeWait: tcp['CLOSE_WAIT'] ?? 0, tcp }
 }

@@ -36,11 +36,14 @@ async function exited(proc: ChildProcess): Promise<number | null> {
   return code
 }
 
-/** etcd 3.4 logs one of these (zap, info) once its client listener serves, naming the bound address. */
+/**
+ * etcd (3.4 with --logger=zap, 3.5) and etcdlite log one of these (info) per client listener once it
+ * serves, naming the bound address.
+ */
 const ETCD_SERVING = 'serving client traffic insecurely; this is strongly discouraged!'
 const ETCD_SERVING_TLS = 'serving client traffic securely'
 
-/** The bound client address in etcd's "serving client traffic" log line (plaintext or TLS listener), if `line` is one. */
+/** The bound client address in the "serving client traffic" log line (plaintext or TLS listener), if `line` is one. */
 export function etcdServingAddress(line: string, tls = false): string | undefined {
   let entry: { msg?: unknown; address?: unknown }
   try {
@@ -49,11 +52,6 @@ export function etcdServingAddress(line: string, tls = false): string | undefine
     return undefined
   }
   return entry.msg === (tls ? ETCD_SERVING_TLS : ETCD_SERVING) && typeof entry.address === 'string' ? entry.address : undefined
-}
-
-/** The bound address in the etcdlite CLI's ready line (`http` or `https` listener), if `text` holds one. */
-export function etcdliteReadyAddress(text: string, scheme: 'http' | 'https' = 'http'): string | undefined {
-  return new RegExp(`ready to serve client requests on ${scheme}://(\\S+)`).exec(text)?.[1]
 }
 
 /**
@@ -73,21 +71,22 @@ export function referenceEtcdArgs(dataDir: string, extra: readonly string[] = []
 }
 
 /**
- * Resolve with the client address once etcd (started with referenceEtcdArgs, stderr piped) logs that it
- * serves; reject if it exits first or after `timeoutMs`. `onLine` sees every stderr line (for error tails).
+ * Resolve with the client address once etcd or etcdlite (stderr piped, logging at info) logs that its
+ * plaintext (or, with `tls`, its TLS) client listener serves; reject if it exits first or after
+ * `timeoutMs`. `onLine` sees every stderr line (for error tails).
  */
-export function etcdServing(proc: ChildProcess, timeoutMs: number, onLine: (line: string) => void = () => undefined): Promise<string> {
+export function etcdServing(proc: ChildProcess, timeoutMs: number, onLine: (line: string) => void = () => undefined, tls = false): Promise<string> {
   return new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`etcd not serving after ${timeoutMs / 1000} s`)), timeoutMs)
+    const timer = setTimeout(() => reject(new Error(`not serving after ${timeoutMs / 1000} s`)), timeoutMs)
     const settle = (f: () => void): void => {
       clearTimeout(timer)
       f()
     }
-    proc.once('exit', (code) => settle(() => reject(new Error(`etcd exited with ${String(code)} before serving`))))
-    if (proc.stderr === null) throw new Error('etcd stderr is not piped')
+    proc.once('exit', (code, signal) => settle(() => reject(new Error(`exited with ${String(code ?? signal)} before serving`))))
+    if (proc.stderr === null) throw new Error('stderr is not piped')
     createInterface({ input: proc.stderr }).on('line', (line) => {
       onLine(line)
-      const address = etcdServingAddress(line)
+      const address = etcdServingAddress(line, tls)
       if (address !== undefined) settle(() => resolve(address))
     })
   })
@@ -130,31 +129,31 @@ export interface EtcdliteProcessOptions {
   readonly args?: readonly string[]
 }
 
-/** Start the etcdlite CLI on port 0 and read the bound address from its ready line. */
+/**
+ * The etcdlite CLI on port 0, logging at info as etcd does by default: the bound address comes from etcd's
+ * "serving client traffic" line on stderr.
+ */
 export async function startEtcdliteProcess(opts: EtcdliteProcessOptions = {}): Promise<ServerProcess> {
   const own = opts.dataDir === undefined && opts.memory !== true ? await tempDir('etcdlite-proc-') : undefined
   const dataDir = opts.memory === true ? undefined : (opts.dataDir ?? own?.path)
-  const args = ['--listen-client-urls', 'http://127.0.0.1:0', '--log-level', 'warn', ...(dataDir === undefined ? ['--memory'] : ['--data-dir', dataDir]), ...(opts.args ?? [])]
-  const proc = spawn(process.execPath, [ETCDLITE_BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
-  let out = ''
-  let err = ''
-  proc.stderr?.on('data', (d: Buffer) => { err = (err + d.toString()).slice(-4000) })
-  const endpoint = await new Promise<string>((resolve, reject) => {
-    const onData = (d: Buffer): void => {
-      out += d.toString()
-      const address = etcdliteReadyAddress(out)
-      if (address !== undefined) {
-        proc.stdout?.off('data', onData)
-        resolve(address)
-      }
-    }
-    proc.stdout?.on('data', onData)
-    proc.once('exit', (code) => reject(new Error(`etcdlite exited with ${code} before ready: ${err}`)))
-  })
-  proc.stdout?.resume()
+  const args = ['--listen-client-urls', 'http://127.0.0.1:0', ...(dataDir === undefined ? ['--memory'] : ['--data-dir', dataDir]), ...(opts.args ?? [])]
+  const proc = spawn(process.execPath, [ETCDLITE_BIN, ...args], { stdio: ['ignore', 'ignore', 'pipe'] })
+  let tail = ''
   const stop = async (signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> => {
     if (proc.exitCode === null && proc.signalCode === null) proc.kill(signal)
     return exited(proc)
   }
-  return { endpoint, proc, dataDir, stop, dispose: async () => { await stop('SIGKILL'); await own?.remove() } }
+  const dispose = async (): Promise<void> => {
+    await stop('SIGKILL')
+    await own?.remove()
+  }
+  try {
+    const endpoint = await etcdServing(proc, 20_000, (line) => {
+      tail = (tail + line + '\n').slice(-4000)
+    })
+    return { endpoint, proc, dataDir, stop, dispose }
+  } catch (e) {
+    await dispose()
+    throw new Error(`etcdlite did not start: ${e instanceof Error ? e.message : String(e)}\n${tail}`, { cause: e })
+  }
 }

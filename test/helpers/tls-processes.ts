@@ -3,7 +3,7 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
 import { createInterface } from 'node:readline'
-import { ETCDLITE_BIN, etcdliteReadyAddress, etcdServingAddress, referenceEtcdArgs, type ServerProcess } from './processes.js'
+import { ETCDLITE_BIN, etcdServingAddress, referenceEtcdArgs, type ServerProcess } from './processes.js'
 import { tempDir } from './tmp.js'
 
 /** Client TLS flags, as etcd names them. */
@@ -75,6 +75,6 @@ export async function startReferenceEtcdTls(tls: ServerTlsFlags, extra: readonly
 
 /** The etcdlite CLI, in memory, with one https:// client listener on port 0. */
 export async function startEtcdliteTls(tls: ServerTlsFlags, extra: readonly string[] = []): Promise<ServerProcess> {
-  const args = [ETCDLITE_BIN, '--listen-client-urls', 'https://127.0.0.1:0', '--log-level', 'warn', '--memory', ...tlsArgs(tls), ...extra]
-  return startServing(process.execPath, args, (line) => etcdliteReadyAddress(line, 'https'), () => Promise.resolve())
+  const args = [ETCDLITE_BIN, '--listen-client-urls', 'https://127.0.0.1:0', '--memory', ...tlsArgs(tls), ...extra]
+  return startServing(process.execPath, args, (line) => etcdServingAddress(line, true), () => Promise.resolve())
 }

@@ -115,6 +115,7 @@ describe('KvStore', () => {
     const live = s.read().range(b('k'), b('l'))
     assert.deepEqual(live.kvs.map((x) => `${str(x.key)}=${str(x.value)}`), ['k1=16', 'k2=17', 'k3=18', 'k4=19'])
     assert.deepEqual(live.kvs.map((x) => x.version), [4, 4, 4, 4])
+    assert.equal(s.keyCount(), 4, 'live keys counted again from the restored index')
     await s.close()
     s = await open()
     assert.deepEqual(s.read().range(b('k'), b('l'), { rev: 15 }).kvs.map((x) => `${str(x.key)}=${str(x.value)}`), ['k0=10', 'k1=11', 'k2=12', 'k3=13', 'k4=9'])

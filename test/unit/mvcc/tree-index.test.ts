@@ -105,3 +105,22 @@ describe('TreeIndex against a brute-force scan', () => {
     }
   })
 })
+
+describe('TreeIndex.liveKeys', () => {
+  it('follows puts, deletes, re-creations and undone changes, without walking the keys', () => {
+    const ti = index()
+    assert.equal(ti.liveKeys, ti.count(b('\x00'), FROM_KEY, 7))
+    ti.put(b('foo1'), { main: 8, sub: 0 })
+    assert.equal(ti.liveKeys, 5, 'a deleted key put again')
+    ti.put(b('foo1'), { main: 9, sub: 0 })
+    assert.equal(ti.liveKeys, 5, 'a live key put again')
+    ti.tombstone(b('foo'), { main: 10, sub: 0 })
+    assert.equal(ti.liveKeys, 4)
+    ti.unwind(b('foo'), { main: 10, sub: 0 })
+    assert.equal(ti.liveKeys, 5, 'the delete undone')
+    ti.put(b('new'), { main: 11, sub: 0 })
+    ti.unwind(b('new'), { main: 11, sub: 0 })
+    assert.equal(ti.liveKeys, 5, 'the creation undone')
+    assert.equal(ti.liveKeys, ti.count(b('\x00'), FROM_KEY, 11))
+  })
+})
