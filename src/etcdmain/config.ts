@@ -160,7 +160,11 @@ export interface Config {
   readonly experimentalEnableV2V3: string
 }
 
-export type ParseResult = { readonly kind: 'run'; readonly config: Config } | { readonly kind: 'version' }
+/**
+ * A configuration to run with, and the lines etcd logs about it once it has logged "Running: " (the default
+ * host, the default data dir); or --version.
+ */
+export type ParseResult = { readonly kind: 'run'; readonly config: Config; readonly notes: readonly LogEntry[] } | { readonly kind: 'version' }
 
 /** What parsing reads besides argv. */
 export interface ParseIo {
@@ -342,7 +346,7 @@ function embedConfigFromFlags(f: Flags, fs: FlagSet, log: (e: LogEntry) => void)
   const ec = newEmbedConfig()
   const raise = (ns: number, what: string): number => {
     if (ns >= DEFAULT_RAFT_CONN_TIMEOUT_NS) return ns
-    log({ level: 'info', msg: `${what} increased to minimum value: ${formatGoDuration(DEFAULT_RAFT_CONN_TIMEOUT_NS)}` })
+    log({ level: 'info', msg: `${what} increased to minimum value: ${formatGoDuration(DEFAULT_RAFT_CONN_TIMEOUT_NS)}`, caller: what === 'raft-read-timeout' ? 'etcdmain/config.go:396' : 'etcdmain/config.go:400' })
     return DEFAULT_RAFT_CONN_TIMEOUT_NS
   }
   Object.assign<EmbedConfig, Partial<EmbedConfig>>(ec, {
@@ -663,25 +667,27 @@ export function parseArgs(argv: readonly string[], io: ParseIo = {}): ParseResul
     const doc = applyConfigFile(text, ec)
     validate(ec, log)
     applyProxyConfig(doc, ec)
-    log({ level: 'info', msg: 'loaded server configuration, other configuration command line flags and environment variables will be ignored if provided', fields: { path: configFile } })
+    log({ level: 'info', msg: 'loaded server configuration, other configuration command line flags and environment variables will be ignored if provided', fields: { path: configFile }, caller: 'etcdmain/config.go:354' })
   } else {
     const version = env.find(([k]) => k === 'ETCD_VERSION')?.[1] ?? ''
     // etcd unsets ETCD_VERSION (it would set --version) and says so.
     const rest = version === '' ? env : env.filter(([k]) => k !== 'ETCD_VERSION')
-    if (version !== '') log({ level: 'warn', msg: 'cannot set special environment variable', fields: { key: 'ETCD_VERSION', value: version } })
+    if (version !== '') log({ level: 'warn', msg: 'cannot set special environment variable', fields: { key: 'ETCD_VERSION', value: version }, caller: 'etcdmain/config.go:382' })
     setFlagsFromEnv(fs, 'ETCD', rest, log)
     ec = embedConfigFromFlags(f, fs, log)
     validate(ec, log)
   }
   if (ec.v2Deprecation === '') ec.v2Deprecation = V2_DEPRECATION_VALUES[0] ?? 'not-yet'
+  // What startEtcdOrProxyV2 does and logs once it has logged "Running: ".
+  const notes: LogEntry[] = []
   const dh = (io.defaultHost ?? getDefaultHost)()
   const used = updateDefaultClusterFromName(ec, defaultInitialCluster, dh)
-  if (used !== undefined) log({ level: 'info', msg: 'detected default host for advertise', fields: { host: used } })
-  if ('error' in dh) log({ level: 'info', msg: 'failed to detect default host', fields: { error: dh.error } })
+  if (used !== undefined) notes.push({ level: 'info', msg: 'detected default host for advertise', fields: { host: used }, caller: 'etcdmain/etcd.go:94' })
+  if ('error' in dh) notes.push({ level: 'info', msg: 'failed to detect default host', fields: { error: dh.error }, caller: 'etcdmain/etcd.go:100' })
   if (ec.dir === '') {
     // etcd's default is "<name>.etcd"; etcdlite's data is not etcd's, so its directory is named apart.
     ec.dir = `${ec.name}.etcdlite`
-    if (!ec.memory) log({ level: 'warn', msg: "'data-dir' was empty; using default", fields: { 'data-dir': ec.dir } })
+    if (!ec.memory) notes.push({ level: 'warn', msg: "'data-dir' was empty; using default", fields: { 'data-dir': ec.dir }, caller: 'etcdmain/etcd.go:105' })
   }
-  return { kind: 'run', config: toConfig(ec) }
+  return { kind: 'run', config: toConfig(ec), notes }
 }

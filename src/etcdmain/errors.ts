@@ -20,9 +20,12 @@ export class StartError extends Error {
 export class FatalError extends Error {
   override name = 'FatalError'
   readonly fields: Readonly<Record<string, unknown>>
-  constructor(msg: string, fields: Readonly<Record<string, unknown>> = {}) {
+  /** etcd's call site of the fatal line. */
+  readonly caller: string | undefined
+  constructor(msg: string, fields: Readonly<Record<string, unknown>> = {}, caller?: string) {
     super(msg)
     this.fields = fields
+    this.caller = caller
   }
 }
 

@@ -88,7 +88,7 @@ function failure(err: unknown, early: ZapLogger): number {
     return 1
   }
   if (err instanceof FatalError) {
-    early.log('fatal', err.message, err.fields)
+    early.log('fatal', err.message, err.fields, err.caller)
     return 1
   }
   if (err instanceof ExitError) {
@@ -111,7 +111,7 @@ export async function main(argv: readonly string[], io: MainIo = { env: process.
   }
   // While it reads its configuration, etcd logs with a default logger at info level.
   const early = createLogger('info')
-  const log = (e: LogEntry): void => early.log(e.level, e.msg, e.fields)
+  const log = (e: LogEntry): void => early.log(e.level, e.msg, e.fields, e.caller)
   const env = Object.entries(io.env).filter((kv): kv is [string, string] => kv[1] !== undefined)
   let parsed: ParseResult
   try {
@@ -123,7 +123,7 @@ export async function main(argv: readonly string[], io: MainIo = { env: process.
     process.stdout.write(versionText(argv, new Map(env)))
     return 0
   }
-  return serve(parsed.config, io.resolve)
+  return serve(parsed.config, parsed.notes, io.resolve)
 }
 
 /** ioutil.ReadFile's errors as Go words them: `open <path>: no such file or directory`, `read <dir>: is a directory`. */
@@ -221,7 +221,7 @@ function goListenError(err: unknown, host: string, port: number): string {
   return `listen tcp ${host.includes(':') ? `[${host}]` : host}:${port}: bind: ${text}`
 }
 
-async function serve(cfg: Config, resolve: Resolver): Promise<number> {
+async function serve(cfg: Config, notes: readonly LogEntry[], resolve: Resolver): Promise<number> {
   const args = processArgs()
   let lg: ZapLogger
   try {
@@ -258,7 +258,7 @@ async function serve(cfg: Config, resolve: Resolver): Promise<number> {
     autoCompactionRetention: cfg.autoCompactionRetention,
     simpleToken: cfg.authToken.type === 'simple',
   })
-  log.starting(args)
+  log.starting(args, notes)
   let tls: ListenTlsOptions | undefined
   let authToken: NonNullable<EtcdOptions['authToken']>
   try {

@@ -35,7 +35,7 @@ export function setFlagsFromEnv(fs: FlagSet, prefix: string, env: readonly (read
       failure = new VerifyFlagsError(`invalid value ${goQuote(val)} for ${key}: ${err.message}`)
       continue
     }
-    log({ level: 'info', msg: 'recognized and used environment variable', fields: { 'variable-name': key, 'variable-value': val } })
+    log({ level: 'info', msg: 'recognized and used environment variable', fields: { 'variable-name': key, 'variable-value': val }, caller: 'flags/flag.go:113' })
   }
   for (const [key, value] of env) {
     if (used.has(key)) continue
@@ -43,9 +43,10 @@ export function setFlagsFromEnv(fs: FlagSet, prefix: string, env: readonly (read
       throw new FatalError(
         'conflicting environment variable is shadowed by corresponding command-line flag (either unset environment variable or disable flag))',
         { 'environment-variable': key },
+        'flags/flag.go:85',
       )
     }
-    if (key.startsWith(`${prefix}_`)) log({ level: 'warn', msg: 'unrecognized environment variable', fields: { 'environment-variable': `${key}=${value}` } })
+    if (key.startsWith(`${prefix}_`)) log({ level: 'warn', msg: 'unrecognized environment variable', fields: { 'environment-variable': `${key}=${value}` }, caller: 'flags/flag.go:93' })
   }
   if (failure !== undefined) throw failure
 }

@@ -5,4 +5,6 @@ export interface LogEntry {
   readonly level: 'debug' | 'info' | 'warn' | 'error'
   readonly msg: string
   readonly fields?: Readonly<Record<string, unknown>>
+  /** etcd's call site of the line (zap's short caller, "flags/flag.go:113"). */
+  readonly caller?: string
 }

@@ -139,7 +139,7 @@ export function validate(cfg: EmbedConfig, log: (e: LogEntry) => void): void {
       throw new VerifyFlagsError(`unknown auto-compaction-mode ${goQuote(cfg.autoCompactionMode)}`)
   }
   if (!cfg.experimentalEnableLeaseCheckpointPersist && cfg.experimentalEnableLeaseCheckpoint) {
-    log({ level: 'warn', msg: 'Detected that checkpointing is enabled without persistence. Consider enabling experimental-enable-lease-checkpoint-persist' })
+    log({ level: 'warn', msg: 'Detected that checkpointing is enabled without persistence. Consider enabling experimental-enable-lease-checkpoint-persist', caller: 'embed/config.go:744' })
   }
   if (cfg.experimentalEnableLeaseCheckpointPersist && !cfg.experimentalEnableLeaseCheckpoint) {
     throw new VerifyFlagsError('setting experimental-enable-lease-checkpoint-persist requires experimental-enable-lease-checkpoint')
