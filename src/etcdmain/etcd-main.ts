@@ -295,6 +295,7 @@ async function serve(cfg: Config, notes: readonly LogEntry[], resolve: Resolver)
       bcryptCost: cfg.bcryptCost,
       autoCompactionMode: cfg.autoCompactionMode,
       autoCompactionRetention: cfg.autoCompactionRetention,
+      metrics: cfg.metrics,
       name: cfg.name,
       peerUrls: cfg.initialAdvertisePeerUrls,
       memberId: cfg.memberId,
