@@ -23,6 +23,7 @@ import type {
   AuthRoleListResponse, AuthRoleDeleteRequest, AuthRoleGrantPermissionRequest, AuthRoleRevokePermissionRequest,
 } from '../etcdserver/types.js'
 import { GrpcServer, type TlsServerOptions } from '../grpc/server.js'
+import { serverConfig } from '../pkg/transport/tls-info.js'
 import { silentLogger, type Logger } from '../pkg/logger.js'
 import { ETCD_DEFAULTS, type EtcdOptions, type LevelDb, type ListenOptions, type ListenTlsOptions } from './options.js'
 import { Watcher, WatchStream, type WatchOptions } from './watch.js'
@@ -31,9 +32,31 @@ import { HttpListener, httpHandler } from './http.js'
 import { checkPut, checkRequest, checkSignalOptions, checkString, type Call, type Checked, type Input } from './input.js'
 
 // ---- TLS ----
-/** ListenOptions.tls as the gRPC server takes it. */
-function toTlsServerOptions(t: ListenTlsOptions): TlsServerOptions {
-  return { cert: t.cert, key: t.key, ...(t.trustedCa === undefined ? {} : { ca: t.trustedCa }), clientCertAuth: t.clientCertAuth ?? false }
+/**
+ * ListenOptions.tls as the gRPC server takes it: checked as etcd checks its flags (TlsConfigError), and
+ * refused connections logged as etcd logs them.
+ */
+function toTlsServerOptions(t: ListenTlsOptions, logger: Logger): TlsServerOptions {
+  const config = serverConfig(t)
+  if (t.logRejectedConnections === false) return config
+  return {
+    ...config,
+    onRejected: (r) => logger.warn('rejected connection on client endpoint', {
+      'remote-addr': r.remoteAddr,
+      'server-name': r.serverName,
+      ...(r.ipAddresses === undefined ? {} : { 'ip-addresses': r.ipAddresses, 'dns-names': r.dnsNames }),
+      error: r.error,
+    }),
+  }
+}
+
+/**
+ * The stream limit a listener enforces: etcd's --max-concurrent-streams, where 0 means what it does to
+ * etcd's servers: grpc-go (plaintext) takes it as no limit, Go's net/http2 (TLS) as its default, 250.
+ */
+function streamLimit(max: number | undefined, secure: boolean): number | undefined {
+  if (max !== 0) return max
+  return secure ? 250 : undefined
 }
 // ---- end TLS ----
 
@@ -452,13 +475,16 @@ export class Etcd implements AsyncDisposable {
     checkRequest('listen', opts)
     if (this.parent !== undefined) return this.parent.listen(opts)
     if (this.closing !== undefined) throw new Error('etcdlite: listen() after close()')
+    const limit = streamLimit(opts.maxConcurrentStreams, opts.tls !== undefined)
+    const maxStreams = limit === undefined ? {} : { maxConcurrentStreams: limit }
     const grpc = new GrpcServer(this.server, {
       maxRequestBytes: this.maxRequestBytes,
       report: (err) => this.logger.error('unexpected error serving a request', { error: err }),
       // The client port also answers /health, /metrics and /version over HTTP/1.1, as etcd's does.
       http: httpHandler(this.server, 'client'),
       // ---- TLS ----
-      ...(opts.tls === undefined ? {} : { tls: toTlsServerOptions(opts.tls) }),
+      ...(opts.tls === undefined ? {} : { tls: toTlsServerOptions(opts.tls, this.logger) }),
+      ...maxStreams,
       // ---- end TLS ----
     })
     this.grpcServers.push(grpc)
