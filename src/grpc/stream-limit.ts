@@ -52,6 +52,8 @@ export class StreamLimit {
     const s = this.sessions.get(stream.session as ServerHttp2Session)
     if (s === undefined) return true
     if (s.open >= this.max) {
+      // Closing with an error code makes node:http2 emit it on the stream, which no one else listens to.
+      stream.on('error', () => undefined)
       stream.close(this.secure && s.acked ? constants.NGHTTP2_PROTOCOL_ERROR : constants.NGHTTP2_REFUSED_STREAM)
       return false
     }

@@ -6,7 +6,7 @@
 // own. The file is DER, or PEM ("X509 CRL") when it starts with the PEM header, as Go's x509.ParseCRL takes it.
 import { readFile } from 'node:fs/promises'
 import { children, DerError, integerMagnitude, readOnly, Tag, type Element } from './der.js'
-import { pathError } from './path-error.js'
+import { readFileError } from './path-error.js'
 import { pemBlocks } from './pem.js'
 
 const PEM_PREFIX = '-----BEGIN X509 CRL'
@@ -53,7 +53,7 @@ export async function checkCrl(crlPath: string, serials: readonly Buffer[]): Pro
   try {
     file = await readFile(crlPath)
   } catch (err) {
-    return pathError('open', crlPath, err)
+    return readFileError(crlPath, err)
   }
   let revoked: Set<string>
   try {

@@ -3,7 +3,7 @@
 // reasons). node:crypto does the parsing; the PEM scanning and the order of the checks are Go's.
 import { createPrivateKey, createPublicKey, X509Certificate, type KeyObject } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
-import { pathError } from './path-error.js'
+import { readFileError } from './path-error.js'
 import { pemBlocks, pemEncode, type PemBlock } from './pem.js'
 
 /** A TLS file etcd refuses: the message is Go's. */
@@ -80,7 +80,7 @@ export async function readTlsFile(path: string): Promise<Buffer> {
   try {
     return await readFile(path)
   } catch (err) {
-    throw new KeyPairError(pathError('open', path, err).message, { cause: err })
+    throw new KeyPairError(readFileError(path, err).message, { cause: err })
   }
 }
 

@@ -7,7 +7,7 @@
 // listen URL as an IP address or DNS name; the directories are created 0700. Log lines are etcd's.
 import { generateKeyPairSync, randomBytes } from 'node:crypto'
 import { mkdir, rm, stat, writeFile } from 'node:fs/promises'
-import { join, resolve } from 'node:path'
+import { dirname, join, resolve } from 'node:path'
 import type { Logger } from '../logger.js'
 import { goQuote } from '../tlsutil/go-quote.js'
 import { parseIp, splitHostPort } from './host-port.js'
@@ -51,6 +51,19 @@ function fileModeString(isDir: boolean, perm: number): string {
   return s
 }
 
+/**
+ * The path Go's os.MkdirAll names when it fails: for ENOTDIR, the ancestor that exists and is not a
+ * directory (MkdirAll stops there); else the directory asked for.
+ */
+async function mkdirAllErrorPath(dir: string, err: unknown): Promise<string> {
+  if ((err as NodeJS.ErrnoException).code !== 'ENOTDIR') return dir
+  for (let p = dirname(dir); p !== dirname(p); p = dirname(p)) {
+    const st = await stat(p).catch(() => undefined)
+    if (st !== undefined) return st.isDirectory() ? dir : p
+  }
+  return dir
+}
+
 /** etcd's fileutil.TouchDirAll: create the directory (0700) or warn if it exists with other permissions; then check it is writable. */
 async function touchDirAll(logger: Logger, dir: string): Promise<void> {
   let st
@@ -71,7 +84,7 @@ async function touchDirAll(logger: Logger, dir: string): Promise<void> {
     try {
       await mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE })
     } catch (err) {
-      throw pathError('mkdir', dir, err)
+      throw pathError('mkdir', await mkdirAllErrorPath(dir, err), err)
     }
   }
   // fileutil.IsDirWriteable
