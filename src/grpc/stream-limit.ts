@@ -24,7 +24,7 @@ const ACK = 0x1
 
 /** The open client streams of one session, and whether the client has acknowledged the server's SETTINGS. */
 interface SessionStreams {
-  open: number
+  readonly open: Set<ServerHttp2Stream>
   acked: boolean
 }
 
@@ -39,7 +39,7 @@ export class StreamLimit {
 
   /** Start counting a new session's streams. */
   attach(session: ServerHttp2Session): void {
-    const s: SessionStreams = { open: 0, acked: false }
+    const s: SessionStreams = { open: new Set(), acked: false }
     this.sessions.set(session, s)
     // node:http2 emits 'localSettings' when the client acknowledges the server's SETTINGS.
     session.once('localSettings', () => {
@@ -51,14 +51,19 @@ export class StreamLimit {
   admit(stream: ServerHttp2Stream): boolean {
     const s = this.sessions.get(stream.session as ServerHttp2Session)
     if (s === undefined) return true
-    if (s.open >= this.max) {
+    if (s.open.size >= this.max) {
+      // A stream the client has just reset (or that just ended) is closed already though its 'close' event
+      // is still to come: etcd's servers count it out at once, before reading the next frame.
+      for (const o of s.open) if (o.closed || o.destroyed) s.open.delete(o)
+    }
+    if (s.open.size >= this.max) {
       // Closing with an error code makes node:http2 emit it on the stream, which no one else listens to.
       stream.on('error', () => undefined)
       stream.close(this.secure && s.acked ? constants.NGHTTP2_PROTOCOL_ERROR : constants.NGHTTP2_REFUSED_STREAM)
       return false
     }
-    s.open++
-    stream.once('close', () => s.open--)
+    s.open.add(stream)
+    stream.once('close', () => s.open.delete(stream))
     return true
   }
 
