@@ -11,12 +11,10 @@ import { join } from 'node:path'
 import { openEtcd, type Etcd } from '../../../src/embed/etcd.js'
 import type { ListenTlsOptions } from '../../../src/embed/options.js'
 import { TlsConfigError } from '../../../src/pkg/tlsutil/tls-config-error.js'
-import { certificateFields } from '../../../src/pkg/transport/certificate-fields.js'
-import { bitString, goTime, oid, sequence, smallInteger, tlv, Tag } from '../../../src/pkg/transport/der.js'
-import { pemBlocks } from '../../../src/pkg/transport/pem.js'
 import type { Logger } from '../../../src/pkg/logger.js'
 import { createPki, type CertFiles, type Pki } from '../../helpers/certs.js'
 import { until } from '../../helpers/until.js'
+import { crlRevoking, serialOf } from '../../helpers/crl.js'
 
 interface Logged {
   readonly msg: string
@@ -33,18 +31,6 @@ const logger: Logger = {
   info: () => undefined,
   warn: (msg, fields) => logged.push({ msg, fields }),
   error: () => undefined,
-}
-
-/** A CRL revoking these certificates (unsigned: etcd checks only the serials). */
-function crlRevoking(...certs: readonly CertFiles[]): Buffer {
-  const when = goTime(new Date('2020-01-01T00:00:00Z'))
-  const entries = certs.map((c) => {
-    const serial = certificateFields(pemBlocks(c.cert)[0]?.der ?? Buffer.alloc(0)).serial
-    return sequence(tlv(Tag.INTEGER, (serial[0] ?? 0) & 0x80 ? Buffer.concat([Buffer.from([0]), serial]) : serial), when)
-  })
-  const alg = sequence(oid('1.2.840.10045.4.3.2'))
-  const tbs = sequence(smallInteger(1), alg, sequence(), when, ...(entries.length === 0 ? [] : [sequence(...entries)]))
-  return sequence(tbs, alg, bitString(Buffer.from([0])))
 }
 
 before(async () => {
@@ -96,11 +82,11 @@ const client = (c: CertFiles): ConnectionOptions => ({ cert: c.cert, key: c.key 
 describe('--client-crl-file', () => {
   it('refuses a client whose certificate the CRL lists, right after the handshake, and logs it as etcd does', async () => {
     const crlFile = join(pki.dir, 'revoked.crl')
-    await writeFile(crlFile, crlRevoking(alice))
+    await writeFile(crlFile, crlRevoking(alice.cert))
     const l = await etcd.listen({ port: 0, tls: { ...mtls(), crlFile } })
     assert.deepEqual(await attempt(l.port, client(alice)), { served: false, how: 'closed' })
     assert.equal((await attempt(l.port, client(bob))).served, true)
-    const serial = certificateFields(pemBlocks(alice.cert)[0]?.der ?? Buffer.alloc(0)).serial.toString('hex')
+    const serial = serialOf(alice.cert).toString('hex')
     await until(() => logged.some((e) => e.fields?.['error'] === `transport: certificate serial ${serial} revoked`), 'the rejection logged')
     const line = logged.find((e) => e.fields?.['error'] === `transport: certificate serial ${serial} revoked`)
     assert.equal(line?.msg, 'rejected connection on client endpoint')
@@ -113,7 +99,7 @@ describe('--client-crl-file', () => {
     await writeFile(crlFile, crlRevoking())
     const l = await etcd.listen({ port: 0, tls: { ...mtls(), crlFile } })
     assert.equal((await attempt(l.port, client(bob))).served, true)
-    await writeFile(crlFile, crlRevoking(bob))
+    await writeFile(crlFile, crlRevoking(bob.cert))
     assert.equal((await attempt(l.port, client(bob))).served, false)
   })
 

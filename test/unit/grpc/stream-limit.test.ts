@@ -8,23 +8,12 @@ import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { once } from 'node:events'
 import { connect as http2Connect, constants, type Settings } from 'node:http2'
-import { connect as netConnect, type Socket } from 'node:net'
-import { connect as tlsConnect } from 'node:tls'
 import { openEtcd, type Etcd } from '../../../src/embed/etcd.js'
-import { encodeWithoutIndexing } from '../../../src/grpc/hpack.js'
-import { CONNECTION_PREFACE, FRAME_HEADER_BYTES, frameHeader, FrameType } from '../../../src/grpc/http2-frame-filter.js'
+import { frameHeader } from '../../../src/grpc/http2-frame-filter.js'
 import { SettingsRewriter } from '../../../src/grpc/stream-limit.js'
 import { createPki, type CertFiles, type Pki } from '../../helpers/certs.js'
 import { until } from '../../helpers/until.js'
-
-const settingsFrame = (entries: ReadonlyArray<readonly [number, number]>, flags = 0): Buffer => {
-  const payload = Buffer.alloc(entries.length * 6)
-  entries.forEach(([id, value], i) => {
-    payload.writeUInt16BE(id, i * 6)
-    payload.writeUInt32BE(value, i * 6 + 2)
-  })
-  return Buffer.concat([frameHeader(payload.length, FrameType.SETTINGS, flags, 0), payload])
-}
+import { RawClient, settingsFrame } from '../../helpers/raw-http2.js'
 
 describe('SettingsRewriter', () => {
   it('rewrites the max-concurrent-streams entry of the first SETTINGS frame, whatever the chunking', () => {
@@ -98,80 +87,6 @@ describe('the SETTINGS every connection is told', () => {
   })
 })
 
-/** A bare HTTP/2 client that opens streams regardless of the server's limit, and records the frames it gets. */
-class RawClient {
-  readonly frames: { type: number; flags: number; stream: number; payload: Buffer }[] = []
-  private buf = Buffer.alloc(0)
-
-  private constructor(private readonly socket: Socket, private readonly authority: string, private readonly scheme: string) {
-    socket.on('data', (d: Buffer) => {
-      this.buf = Buffer.concat([this.buf, d])
-      while (this.buf.length >= FRAME_HEADER_BYTES) {
-        const len = this.buf.readUIntBE(0, 3)
-        if (this.buf.length < FRAME_HEADER_BYTES + len) break
-        this.frames.push({ type: this.buf[3] ?? 0, flags: this.buf[4] ?? 0, stream: this.buf.readUInt32BE(5) & 0x7fffffff, payload: this.buf.subarray(9, 9 + len) })
-        this.buf = this.buf.subarray(9 + len)
-      }
-    })
-    socket.on('error', () => undefined)
-  }
-
-  static async open(port: number, secure: boolean): Promise<RawClient> {
-    const socket = secure
-      ? tlsConnect({ host: '127.0.0.1', port, ca: pki.ca, ALPNProtocols: ['h2'] })
-      : netConnect({ host: '127.0.0.1', port })
-    await once(socket, secure ? 'secureConnect' : 'connect')
-    const c = new RawClient(socket, `127.0.0.1:${port}`, secure ? 'https' : 'http')
-    socket.write(Buffer.concat([CONNECTION_PREFACE, settingsFrame([])]))
-    return c
-  }
-
-  /** The server's SETTINGS (not the ACK) has arrived. */
-  async serverSettings(): Promise<void> {
-    await until(() => this.frames.some((f) => f.type === FrameType.SETTINGS && (f.flags & 1) === 0), 'the server\'s SETTINGS')
-  }
-
-  ack(): void {
-    this.socket.write(settingsFrame([], 1))
-  }
-
-  /** Open a stream: a Watch (stays open) or a Status call (answered at once). */
-  open(stream: number, call: 'watch' | 'status'): void {
-    const path = call === 'watch' ? '/etcdserverpb.Watch/Watch' : '/etcdserverpb.Maintenance/Status'
-    const block = encodeWithoutIndexing([
-      { name: ':method', value: 'POST' }, { name: ':scheme', value: this.scheme }, { name: ':path', value: path },
-      { name: ':authority', value: this.authority }, { name: 'content-type', value: 'application/grpc' }, { name: 'te', value: 'trailers' },
-    ])
-    const frames = [frameHeader(block.length, FrameType.HEADERS, 0x4, stream), block]
-    // Status: one empty StatusRequest message, and the end of the stream.
-    if (call === 'status') frames.push(frameHeader(5, FrameType.DATA, 0x1, stream), Buffer.alloc(5))
-    this.socket.write(Buffer.concat(frames))
-  }
-
-  reset(stream: number): void {
-    const code = Buffer.alloc(4)
-    code.writeUInt32BE(constants.NGHTTP2_CANCEL)
-    this.socket.write(Buffer.concat([frameHeader(4, FrameType.RST_STREAM, 0, stream), code]))
-  }
-
-  /** RST_STREAM codes the server sent, by stream. */
-  resets(): Map<number, number> {
-    return new Map(this.frames.filter((f) => f.type === FrameType.RST_STREAM).map((f) => [f.stream, f.payload.readUInt32BE(0)]))
-  }
-
-  answered(stream: number): boolean {
-    return this.frames.some((f) => f.type === FrameType.HEADERS && f.stream === stream)
-  }
-
-  goaway(): boolean {
-    return this.frames.some((f) => f.type === FrameType.GOAWAY)
-  }
-
-  close(): void {
-    this.socket.destroy()
-  }
-}
-
 describe('a client that opens more streams than allowed', () => {
   const limited = async (secure: boolean): Promise<number> =>
     (await etcd.listen({ port: 0, maxConcurrentStreams: 2, ...(secure ? { tls: { cert: pki.server.cert, key: pki.server.key } } : {}) })).port
@@ -179,7 +94,7 @@ describe('a client that opens more streams than allowed', () => {
   for (const secure of [false, true]) {
     const kind = secure ? 'TLS' : 'plaintext'
     it(`${kind}: the stream beyond the limit is reset (${secure ? 'PROTOCOL_ERROR' : 'REFUSED_STREAM'} once SETTINGS are acknowledged), the rest carries on`, async () => {
-      const c = await RawClient.open(await limited(secure), secure)
+      const c = await RawClient.open(await limited(secure), secure ? pki.ca : undefined)
       try {
         await c.serverSettings()
         c.ack()
@@ -202,7 +117,7 @@ describe('a client that opens more streams than allowed', () => {
   }
 
   it('TLS, SETTINGS not yet acknowledged: REFUSED_STREAM', async () => {
-    const c = await RawClient.open(await limited(true), true)
+    const c = await RawClient.open(await limited(true), pki.ca)
     try {
       c.open(1, 'watch')
       c.open(3, 'watch')
