@@ -111,6 +111,9 @@ export class TlsListener {
 
   constructor(private readonly opts: TlsListenerOptions, onSecure: (socket: TLSSocket) => void) {
     this.server = createServer(opts.tls, (socket) => {
+      const h = this.handshaking.get(connectionKey(socket))
+      // Half-open again, as the port's listener makes every connection (see accept()).
+      if (h !== undefined) h.socket.allowHalfOpen = true
       this.handshaking.delete(connectionKey(socket))
       this.checking.add(socket)
       void this.check(socket).then((rejected) => {
@@ -131,6 +134,8 @@ export class TlsListener {
     // A failed handshake (plaintext client, unknown CA, no client certificate, reset): node:tls has
     // destroyed the socket already.
     this.server.on('tlsClientError', (err: Error, socket: TLSSocket) => {
+      // Handshakes cut short by close() are the server's doing, not the client's.
+      if (this.closed) return
       const raw = this.handshakeOf(socket)
       const servername: unknown = socket.servername
       opts.onRejected?.({
@@ -205,6 +210,10 @@ export class TlsListener {
       socket.destroy()
       return
     }
+    // Not half-open during the handshake: a client that hangs up mid-handshake (as node:tls clients do when
+    // they reject the server's certificate) must fail it at once, as it does in Go (EOF), rather than sit
+    // in CLOSE_WAIT until the handshake timeout.
+    socket.allowHalfOpen = false
     const key = connectionKey(socket)
     const h: Handshake = { key, socket, remoteAddress: socket.remoteAddress, remotePort: socket.remotePort, localAddress: socket.localAddress, localPort: socket.localPort }
     this.handshaking.set(key, h)

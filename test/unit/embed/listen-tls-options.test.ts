@@ -183,6 +183,13 @@ describe('refused connections in the log', () => {
     await until(() => logged.filter((e) => e.fields?.['error'] === first).length === before + 1, 'the rejection logged')
     const line = logged.filter((e) => e.fields?.['error'] === first).at(-1)
     assert.deepEqual(Object.keys(line?.fields ?? {}), ['remote-addr', 'server-name', 'error'])
+    // A client that hangs up mid-handshake (as node:tls clients do when they reject the server's
+    // certificate): Go reads EOF.
+    const eofs = logged.filter((e) => e.fields?.['error'] === 'EOF').length
+    const rejecting = tlsConnect({ host: '127.0.0.1', port: logs.port, ca: [] })
+    rejecting.on('error', () => undefined)
+    await until(() => logged.filter((e) => e.fields?.['error'] === 'EOF').length === eofs + 1, 'the hang-up logged')
+    rejecting.destroy()
 
     const quiet = await etcd.listen({ port: 0, tls: { ...mtls(), logRejectedConnections: false } })
     const count = logged.length
