@@ -23,7 +23,6 @@ import type {
   AuthRoleListResponse, AuthRoleDeleteRequest, AuthRoleGrantPermissionRequest, AuthRoleRevokePermissionRequest,
 } from '../etcdserver/types.js'
 import { GrpcServer, type TlsServerOptions } from '../grpc/server.js'
-import { serverConfig } from '../pkg/transport/tls-info.js'
 import { silentLogger, type Logger } from '../pkg/logger.js'
 import { ETCD_DEFAULTS, type EtcdOptions, type LevelDb, type ListenOptions, type ListenTlsOptions } from './options.js'
 import { Watcher, WatchStream, type WatchOptions } from './watch.js'
@@ -36,7 +35,9 @@ import { checkPut, checkRequest, checkSignalOptions, checkString, type Call, typ
  * ListenOptions.tls as the gRPC server takes it: checked as etcd checks its flags (TlsConfigError), and
  * refused connections logged as etcd logs them.
  */
-function toTlsServerOptions(t: ListenTlsOptions, logger: Logger): TlsServerOptions {
+async function toTlsServerOptions(t: ListenTlsOptions, logger: Logger): Promise<TlsServerOptions> {
+  // Loaded only for TLS (see grpc/server.ts's tlsListener on why).
+  const { serverConfig } = await import('../pkg/transport/tls-info.js')
   const config = serverConfig(t)
   if (t.logRejectedConnections === false) return config
   return {
@@ -477,13 +478,15 @@ export class Etcd implements AsyncDisposable {
     if (this.closing !== undefined) throw new Error('etcdlite: listen() after close()')
     const limit = streamLimit(opts.maxConcurrentStreams, opts.tls !== undefined)
     const maxStreams = limit === undefined ? {} : { maxConcurrentStreams: limit }
+    const tls = opts.tls === undefined ? undefined : await toTlsServerOptions(opts.tls, this.logger)
+    if (this.closing !== undefined) throw new Error('etcdlite: listen() after close()')
     const grpc = new GrpcServer(this.server, {
       maxRequestBytes: this.maxRequestBytes,
       report: (err) => this.logger.error('unexpected error serving a request', { error: err }),
       // The client port also answers /health, /metrics and /version over HTTP/1.1, as etcd's does.
       http: httpHandler(this.server, 'client'),
       // ---- TLS ----
-      ...(opts.tls === undefined ? {} : { tls: toTlsServerOptions(opts.tls, this.logger) }),
+      ...(tls === undefined ? {} : { tls }),
       ...maxStreams,
       // ---- end TLS ----
     })

@@ -24,8 +24,8 @@ import type { ErrorReporter } from './status.js'
 import { withGoUnmarshal } from './unmarshal.js'
 import { messageLimitInterceptor } from './message-limit.js'
 import { DEFAULT_MAX_CONCURRENT_STREAMS } from './stream-limit.js'
-import { TlsListener, type RejectedConnection } from '../pkg/transport/tls-listener.js'
-import { nodeTlsOptions, type ServerConfig } from '../pkg/transport/tls-info.js'
+import type { TlsListener, RejectedConnection } from '../pkg/transport/tls-listener.js'
+import type { ServerConfig } from '../pkg/transport/tls-info.js'
 
 export { GRPC_OVERHEAD_BYTES }
 
@@ -84,8 +84,13 @@ function selectAlpn({ protocols }: { readonly protocols: readonly string[] }): s
   return undefined
 }
 
-/** The TLS listener of a client port (pkg/transport's TlsListener, etcd's tlsListener) for these options. */
-function tlsListener(opts: TlsServerOptions, onSecure: (socket: TLSSocket) => void): TlsListener {
+/**
+ * The TLS listener of a client port (pkg/transport's TlsListener, etcd's tlsListener) for these options.
+ * Its modules load only when a port serves TLS: Node's module loader opens every file of the graph it is
+ * loading at once, and a plaintext etcdlite must still start under `ulimit -n 64`.
+ */
+async function tlsListener(opts: TlsServerOptions, onSecure: (socket: TLSSocket) => void): Promise<TlsListener> {
+  const [{ TlsListener }, { nodeTlsOptions }] = await Promise.all([import('../pkg/transport/tls-listener.js'), import('../pkg/transport/tls-info.js')])
   return new TlsListener(
     {
       tls: { ...nodeTlsOptions(opts), ALPNCallback: selectAlpn },
@@ -133,8 +138,9 @@ export class GrpcServer {
   private readonly h2front: Http2Front
   private readonly http: HttpServer
   private readonly report: ErrorReporter
-  /** TLS: terminates TLS before routing (undefined: plaintext). */
-  private readonly tlsFront: TlsListener | undefined
+  /** TLS: the options, and the listener that terminates TLS before routing, made by the first bind() (undefined: plaintext). */
+  private readonly tls: TlsServerOptions | undefined
+  private tlsFront: TlsListener | undefined
   /** Bound listeners, every connection they accepted, and those not yet routed to gRPC or HTTP. */
   private readonly nets: NetServer[] = []
   private readonly sockets = new Set<Socket>()
@@ -181,7 +187,7 @@ export class GrpcServer {
     reflectionService().addToServer(this.server)
 
     // TLS: grpc-js gets the decrypted TLSSocket, so its injector stays insecure.
-    this.tlsFront = opts.tls === undefined ? undefined : tlsListener(opts.tls, (socket) => this.route(socket))
+    this.tls = opts.tls
     this.h2front = new Http2Front(this.server, { native, maxConcurrentStreams, secure: opts.tls !== undefined })
     const handle = opts.http ?? notFound
     this.http = createHttpServer((req, res) => {
@@ -204,6 +210,7 @@ export class GrpcServer {
    */
   async bind(host: string, port: number): Promise<GrpcEndpoint> {
     if (this.stopping !== undefined) throw new Error('etcdlite: bind() after shutdown()')
+    if (this.tls !== undefined) this.tlsFront ??= await tlsListener(this.tls, (socket) => this.route(socket))
     const bare = host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host
     const addresses = isIP(bare) !== 0 ? [bare] : (await lookup(bare, { all: true })).map((a) => a.address)
     let bound = port
