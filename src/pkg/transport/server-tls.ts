@@ -133,3 +133,50 @@ export async function serverTls(flags: TlsInfoFlags, opts: ServerTlsOptions): Pr
     logRejectedConnections: !fromSelfCert,
   }
 }
+
+/** etcd's peer TLSInfo flags that matter without peer traffic ('' / false when not given). */
+export interface PeerTlsInfoFlags {
+  readonly certFile: string
+  readonly keyFile: string
+  readonly trustedCaFile: string
+  readonly clientCertAuth: boolean
+  readonly crlFile: string
+  readonly clientCertFile: string
+  readonly clientKeyFile: string
+  /** --peer-auto-tls */
+  readonly autoTls: boolean
+}
+
+export interface PeerTlsOptions {
+  readonly logger: Logger
+  /** --data-dir: --peer-auto-tls keeps its certificate in <dataDir>/fixtures/peer. */
+  readonly dataDir: string
+  /** --listen-peer-urls as given. */
+  readonly listenPeerUrls: readonly string[]
+  readonly validityYears: number
+  readonly cipherSuites: readonly string[]
+}
+
+/**
+ * What etcd does with its peer TLS flags before it listens for peers (configurePeerListeners and
+ * PeerSelfCert), for a member that serves no peer traffic: the cipher names checked, the --peer-auto-tls
+ * certificate made in <data-dir>/fixtures/peer (or reused; or etcd's warning when peer certificate files
+ * are given), and the "starting with peer TLS" line. Resolves with the certificate files in use, undefined
+ * without peer TLS. Rejects as serverTls does.
+ */
+export async function peerTls(flags: PeerTlsInfoFlags, opts: PeerTlsOptions): Promise<{ readonly certFile: string; readonly keyFile: string } | undefined> {
+  const { logger } = opts
+  getCipherSuites(opts.cipherSuites)
+  let info = flags
+  if (flags.autoTls) {
+    if (flags.certFile !== '' || flags.keyFile !== '') {
+      logger.warn('ignoring peer auto TLS since certs given')
+    } else {
+      const files = await selfCert({ logger, dir: join(opts.dataDir, 'fixtures', 'peer'), hosts: opts.listenPeerUrls.map(urlHost), validityYears: opts.validityYears })
+      info = { ...files, clientCertFile: files.certFile, clientKeyFile: files.keyFile, trustedCaFile: '', clientCertAuth: false, crlFile: '', autoTls: true }
+    }
+  }
+  if (info.certFile === '' && info.keyFile === '') return undefined
+  logger.info('starting with peer TLS', { 'tls-info': describe({ ...info, allowedHostnames: [] }), 'cipher-suites': opts.cipherSuites })
+  return { certFile: info.certFile, keyFile: info.keyFile }
+}

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict'
 import { generateKeyPairSync, X509Certificate } from 'node:crypto'
 import { readFile, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { serverTls, type TlsInfoFlags, type ServerTlsOptions } from '../../../../src/pkg/transport/server-tls.js'
+import { peerTls, serverTls, type TlsInfoFlags, type ServerTlsOptions } from '../../../../src/pkg/transport/server-tls.js'
 import { createSelfSignedCertificate } from '../../../../src/pkg/transport/self-signed-certificate.js'
 import { pemEncode } from '../../../../src/pkg/transport/pem.js'
 import { KeyPairError } from '../../../../src/pkg/transport/key-pair.js'
@@ -142,5 +142,31 @@ describe('serverTls', () => {
       (e: unknown) => e instanceof KeyPairError && e.message.startsWith('tls: failed to find certificate PEM data in certificate input'))
     await assert.rejects(serverTls({ ...NO_FLAGS, certFile, keyFile, trustedCaFile: '/no/ca.pem' }, options({ logger })),
       (e: unknown) => e instanceof KeyPairError && e.message === 'open /no/ca.pem: no such file or directory')
+  })
+})
+
+describe('peerTls', () => {
+  const none = { certFile: '', keyFile: '', trustedCaFile: '', clientCertAuth: false, crlFile: '', clientCertFile: '', clientKeyFile: '', autoTls: false }
+
+  it('--peer-auto-tls: the certificate in <data-dir>/fixtures/peer for the peer listen hosts, and etcd\'s lines', async () => {
+    const { logger, lines } = recorder()
+    const dataDir = join(tmp.path, 'peer')
+    const files = await peerTls({ ...none, autoTls: true }, { logger, dataDir, listenPeerUrls: ['http://10.0.0.1:2380'], validityYears: 1, cipherSuites: [] })
+    const dir = join(dataDir, 'fixtures', 'peer')
+    assert.deepEqual(files, { certFile: join(dir, 'cert.pem'), keyFile: join(dir, 'key.pem') })
+    assert.equal(new X509Certificate(await readFile(join(dir, 'cert.pem'))).subjectAltName, 'IP Address:10.0.0.1')
+    assert.deepEqual(lines.map(([, msg]) => msg), ['automatically generate certificates', 'created cert file', 'created key file', 'starting with peer TLS'])
+    assert.equal(lines[3]?.[2]?.['tls-info'], `cert = ${join(dir, 'cert.pem')}, key = ${join(dir, 'key.pem')}, client-cert=${join(dir, 'cert.pem')}, client-key=${join(dir, 'key.pem')}, trusted-ca = , client-cert-auth = false, crl-file = `)
+  })
+
+  it('with peer certificate files: etcd\'s warning, and no certificate made; without any: nothing', async () => {
+    const { logger, lines } = recorder()
+    const dataDir = join(tmp.path, 'peer-files')
+    assert.deepEqual(await peerTls({ ...none, autoTls: true, certFile, keyFile }, { logger, dataDir, listenPeerUrls: [], validityYears: 1, cipherSuites: [] }), { certFile, keyFile })
+    assert.deepEqual(lines.map(([level, msg]) => [level, msg]), [['warn', 'ignoring peer auto TLS since certs given'], ['info', 'starting with peer TLS']])
+    await assert.rejects(stat(join(dataDir, 'fixtures')))
+    const quiet = recorder()
+    assert.equal(await peerTls(none, { logger: quiet.logger, dataDir, listenPeerUrls: [], validityYears: 1, cipherSuites: [] }), undefined)
+    assert.deepEqual(quiet.lines, [])
   })
 })
