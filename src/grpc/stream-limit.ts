@@ -12,7 +12,7 @@
 // handed to node:http2 natively (TLS with client certificate auth) has nghttp2 advertise and enforce the
 // limit itself: a client exceeding it after acknowledging the SETTINGS loses the connection there.
 import type { EventEmitter } from 'node:events'
-import { constants, type ServerHttp2Session, type ServerHttp2Stream } from 'node:http2'
+import { constants, type Http2Session, type ServerHttp2Session, type ServerHttp2Stream } from 'node:http2'
 import { FRAME_HEADER_BYTES, FrameType } from './http2-frame-filter.js'
 
 /** etcd's default: math.MaxUint32, the largest value SETTINGS can carry. */
@@ -33,7 +33,7 @@ interface SessionStreams {
  * the connections are TLS (net/http2's codes) rather than plaintext (grpc-go's).
  */
 export class StreamLimit {
-  private readonly sessions = new WeakMap<ServerHttp2Session, SessionStreams>()
+  private readonly sessions = new WeakMap<Http2Session, SessionStreams>()
 
   constructor(private readonly max: number, private readonly secure: boolean) {}
 
@@ -49,7 +49,8 @@ export class StreamLimit {
 
   /** Whether a stream node:http2 just announced may be served; a refused one has been reset. */
   admit(stream: ServerHttp2Stream): boolean {
-    const s = this.sessions.get(stream.session as ServerHttp2Session)
+    const session = stream.session
+    const s = session === undefined ? undefined : this.sessions.get(session)
     if (s === undefined) return true
     if (s.open.size >= this.max) {
       // A stream the client has just reset (or that just ended) is closed already though its 'close' event

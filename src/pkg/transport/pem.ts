@@ -1,5 +1,7 @@
 // PEM as Go's encoding/pem reads and writes it: blocks found anywhere in the text (what lies between them
-// skipped), optional "Key: value" headers before the base64 body, 64-character lines when writing.
+// skipped), optional "Key: value" headers before the base64 body, 64-character lines when writing. Written
+// here because etcd's messages name the blocks it skipped and their types, which node:crypto (which takes
+// PEM only whole, as one key or certificate) never shows.
 
 export interface PemBlock {
   readonly type: string
