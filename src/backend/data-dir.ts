@@ -32,6 +32,12 @@ export class DataDirError extends Error {
  */
 const LEVELDB_FILE = /^(\d+\.(log|ldb|sst)|MANIFEST-\d+|CURRENT|LOCK|LOG|LOG\.old)$/
 
+/**
+ * What etcd itself keeps in a data dir besides its data, which etcdlite keeps there too: `fixtures/`, the
+ * certificates --auto-tls and --peer-auto-tls make (made before the store opens, as etcd makes them).
+ */
+const ETCD_EXTRA = new Set(['fixtures'])
+
 /** Most unrecognised names listed in a refusal. */
 const LIST_AT_MOST = 5
 
@@ -60,7 +66,7 @@ export async function checkDataDir(dir: string): Promise<void> {
         `read etcd's; give it an empty or new directory (to move the data, serve this dir with etcd and copy the keys over)`,
     )
   }
-  const foreign = names.filter((n) => !LEVELDB_FILE.test(n)).sort()
+  const foreign = names.filter((n) => !LEVELDB_FILE.test(n) && !ETCD_EXTRA.has(n)).sort()
   if (foreign.length > 0 && !names.includes('CURRENT')) {
     const shown = foreign.slice(0, LIST_AT_MOST).join(', ')
     const more = foreign.length > LIST_AT_MOST ? ` and ${foreign.length - LIST_AT_MOST} more` : ''

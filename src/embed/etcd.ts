@@ -31,9 +31,33 @@ import { HttpListener, httpHandler } from './http.js'
 import { checkPut, checkRequest, checkSignalOptions, checkString, type Call, type Checked, type Input } from './input.js'
 
 // ---- TLS ----
-/** ListenOptions.tls as the gRPC server takes it. */
-function toTlsServerOptions(t: ListenTlsOptions): TlsServerOptions {
-  return { cert: t.cert, key: t.key, ...(t.trustedCa === undefined ? {} : { ca: t.trustedCa }), clientCertAuth: t.clientCertAuth ?? false }
+/**
+ * ListenOptions.tls as the gRPC server takes it: checked as etcd checks its flags (TlsConfigError), and
+ * refused connections logged as etcd logs them.
+ */
+async function toTlsServerOptions(t: ListenTlsOptions, logger: Logger): Promise<TlsServerOptions> {
+  // Loaded only for TLS (see grpc/server.ts's tlsListener on why).
+  const { serverConfig } = await import('../pkg/transport/tls-info.js')
+  const config = serverConfig(t)
+  if (t.logRejectedConnections === false) return config
+  return {
+    ...config,
+    onRejected: (r) => logger.warn('rejected connection on client endpoint', {
+      'remote-addr': r.remoteAddr,
+      'server-name': r.serverName,
+      ...(r.ipAddresses === undefined ? {} : { 'ip-addresses': r.ipAddresses, 'dns-names': r.dnsNames }),
+      error: r.error,
+    }),
+  }
+}
+
+/**
+ * The stream limit a listener enforces: etcd's --max-concurrent-streams, where 0 means what it does to
+ * etcd's servers: grpc-go (plaintext) takes it as no limit, Go's net/http2 (TLS) as its default, 250.
+ */
+function streamLimit(max: number | undefined, secure: boolean): number | undefined {
+  if (max !== 0) return max
+  return secure ? 250 : undefined
 }
 // ---- end TLS ----
 
@@ -452,13 +476,18 @@ export class Etcd implements AsyncDisposable {
     checkRequest('listen', opts)
     if (this.parent !== undefined) return this.parent.listen(opts)
     if (this.closing !== undefined) throw new Error('etcdlite: listen() after close()')
+    const limit = streamLimit(opts.maxConcurrentStreams, opts.tls !== undefined)
+    const maxStreams = limit === undefined ? {} : { maxConcurrentStreams: limit }
+    const tls = opts.tls === undefined ? undefined : await toTlsServerOptions(opts.tls, this.logger)
+    if (this.closing !== undefined) throw new Error('etcdlite: listen() after close()')
     const grpc = new GrpcServer(this.server, {
       maxRequestBytes: this.maxRequestBytes,
       report: (err) => this.logger.error('unexpected error serving a request', { error: err }),
       // The client port also answers /health, /metrics and /version over HTTP/1.1, as etcd's does.
       http: httpHandler(this.server, 'client'),
       // ---- TLS ----
-      ...(opts.tls === undefined ? {} : { tls: toTlsServerOptions(opts.tls) }),
+      ...(tls === undefined ? {} : { tls }),
+      ...maxStreams,
       // ---- end TLS ----
     })
     this.grpcServers.push(grpc)

@@ -108,6 +108,15 @@ const port: Field = (v, call, path) => {
 const pem: Field = (v, call, path) =>
   typeof v === 'string' || v instanceof Uint8Array ? v : refuse(call, path, 'a string or a Buffer', describe(v))
 
+/** One or more PEM texts or Buffers. */
+const pemOrList: Field = (v, call, path) => (Array.isArray(v) ? arrayOf(pem)(v, call, path) : pem(v, call, path))
+
+/** An HTTP/2 setting's value: an integer from 0 to 2^32-1. */
+const uint32: Field = (v, call, path) => {
+  const n = int(v, call, path) as number
+  return n >= 0 && n <= 0xffffffff ? n : refuse(call, path, 'an integer from 0 to 4294967295', String(n))
+}
+
 function oneOf(values: readonly string[]): Field {
   const what = `one of ${values.map((s) => `'${s}'`).join(', ')}`
   return (v, call, path) =>
@@ -270,7 +279,12 @@ const CHECKS = {
   roleRevokePermission: record({ role: str, key: bytes, rangeEnd: bytes }),
   listen: record({
     host: opt(str), port: opt(port),
-    tls: opt(record({ cert: pem, key: pem, trustedCa: opt(pem), clientCertAuth: opt(bool) })),
+    tls: opt(record({
+      cert: pem, key: pem, trustedCa: opt(pemOrList), clientCertAuth: opt(bool), crlFile: opt(str),
+      allowedHostnames: opt(arrayOf(str)), cipherSuites: opt(arrayOf(str)), minVersion: opt(str), maxVersion: opt(str),
+      logRejectedConnections: opt(bool),
+    })),
+    maxConcurrentStreams: opt(uint32),
   }),
   listenMetrics: record({ host: opt(str), port: opt(port) }),
   openEtcd: OPTIONS,

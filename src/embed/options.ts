@@ -3,6 +3,7 @@ import type { AbstractLevel } from 'abstract-level'
 import type { Clock } from '../pkg/clock.js'
 import type { JwtOptions } from '../auth/jwt-token.js'
 import type { Logger } from '../pkg/logger.js'
+import type { ServerTlsInfo } from '../pkg/transport/tls-info.js'
 
 export type LevelDb = AbstractLevel<Uint8Array | string, Uint8Array, Uint8Array>
 
@@ -122,28 +123,28 @@ export interface ListenOptions {
   readonly port?: number
   /** Serve TLS (an https:// client URL); see ListenTlsOptions. Default: plaintext. */
   readonly tls?: ListenTlsOptions
+  /**
+   * The HTTP/2 SETTINGS_MAX_CONCURRENT_STREAMS each client connection is told (etcd's
+   * --max-concurrent-streams). A client that opens more gets RST_STREAM for each stream beyond it, as from
+   * etcd: REFUSED_STREAM, or on TLS, once it has acknowledged the setting, PROTOCOL_ERROR. 0 is etcd's
+   * reading of 0: no limit on a plaintext port, 250 on a TLS port. Default 4294967295 (2^32-1).
+   */
+  readonly maxConcurrentStreams?: number
 }
 
 // ---- TLS ----
 /**
- * TLS for one listener, as etcd's client TLS flags (PEM text or Buffers, not file names). gRPC and HTTPS
- * (/health, /metrics, /version) share the port, and MemberList advertises the listener as https://.
+ * TLS for one listener, as etcd's client TLS flags (the certificate, key and CAs as PEM text or Buffers;
+ * see ServerTlsInfo for each option). gRPC and HTTPS (/health, /metrics, /version) share the port, and
+ * MemberList advertises the listener as https://. listen() rejects with TlsConfigError (etcd's message) for
+ * an unknown cipher suite or TLS version, or versions that contradict each other. `selfCert()` makes the
+ * certificate etcd's --auto-tls makes; `serverTls()` does everything etcd's flags do, from file names.
  */
-export interface ListenTlsOptions {
-  /** The server certificate chain, PEM (etcd's --cert-file). */
-  readonly cert: string | Buffer
-  /** Its private key, PEM (etcd's --key-file). */
-  readonly key: string | Buffer
+export interface ListenTlsOptions extends ServerTlsInfo {
   /**
-   * PEM of the CAs client certificates must chain to (etcd's --trusted-ca-file). As in etcd, giving it
-   * makes every client present a certificate that verifies against it, even without clientCertAuth.
+   * Log each refused connection as etcd does ("rejected connection on client endpoint", at warn, with the
+   * client's address and Go's reason). Default true. etcd does not log them with --auto-tls.
    */
-  readonly trustedCa?: string | Buffer
-  /**
-   * Require a verified client certificate, whose common name then acts as the user of calls that send no
-   * token while auth is enabled (etcd's --client-cert-auth). Without trustedCa, certificates verify against
-   * Node's bundled root CAs. Default false.
-   */
-  readonly clientCertAuth?: boolean
+  readonly logRejectedConnections?: boolean
 }
 // ---- end TLS ----

@@ -20,6 +20,7 @@ import type { Socket } from 'node:net'
 import { Duplex } from 'node:stream'
 import * as grpc from '@grpc/grpc-js'
 import { Http2FrameFilter } from './http2-frame-filter.js'
+import { DEFAULT_MAX_CONCURRENT_STREAMS, SettingsRewriter, StreamLimit } from './stream-limit.js'
 
 /** Resets taken over at once on one connection (nghttp2's own burst). */
 export const RESET_BURST = 1000
@@ -74,9 +75,12 @@ class SessionStreams {
   }
 }
 
-/** One connection as node:http2 sees it through the front: the socket's bytes filtered, writes straight to the socket. */
+/**
+ * One connection as node:http2 sees it through the front: the socket's bytes filtered, writes straight to
+ * the socket (but for the server's first SETTINGS frame when `settings` rewrites it; see stream-limit.ts).
+ */
 class FrontSocket extends Duplex {
-  constructor(private readonly socket: Socket, filter: Http2FrameFilter) {
+  constructor(private readonly socket: Socket, filter: Http2FrameFilter, private settings: SettingsRewriter | undefined) {
     super({ allowHalfOpen: true })
     socket.on('data', (chunk: Buffer) => {
       let parts: Buffer[]
@@ -101,12 +105,26 @@ class FrontSocket extends Duplex {
   }
 
   override _write(chunk: Buffer, _enc: BufferEncoding, cb: (err?: Error | null) => void): void {
+    if (this.settings !== undefined) {
+      this._writev([{ chunk }], cb)
+      return
+    }
     this.socket.write(chunk, cb)
   }
 
   override _writev(chunks: { chunk: Buffer }[], cb: (err?: Error | null) => void): void {
+    let out = chunks.map((c) => c.chunk)
+    const rewriter = this.settings
+    if (rewriter !== undefined) {
+      out = out.flatMap((c) => rewriter.push(c))
+      if (rewriter.done) this.settings = undefined
+      if (out.length === 0) {
+        cb()
+        return
+      }
+    }
     this.socket.cork()
-    for (const [i, { chunk }] of chunks.entries()) this.socket.write(chunk, i === chunks.length - 1 ? cb : undefined)
+    for (const [i, chunk] of out.entries()) this.socket.write(chunk, i === out.length - 1 ? cb : undefined)
     this.socket.uncork()
   }
 
@@ -146,6 +164,13 @@ export interface Http2FrontOptions {
    * auth: grpc-js reports a client's certificate only when the session's socket is the TLSSocket itself.
    */
   readonly native?: boolean
+  /**
+   * SETTINGS_MAX_CONCURRENT_STREAMS to advertise and enforce (etcd's --max-concurrent-streams; default
+   * 2^32-1). Unless native, grpc-js's own limit must be 2^32-1: the front advertises this one instead.
+   */
+  readonly maxConcurrentStreams?: number
+  /** The connections are TLS: streams beyond the limit are refused as net/http2 refuses them (stream-limit.ts). */
+  readonly secure?: boolean
 }
 
 export class Http2Front {
@@ -153,12 +178,16 @@ export class Http2Front {
   /** Set while a connection is being injected: node:http2 creates its session synchronously. */
   private injecting: SessionStreams | undefined
   private readonly native: boolean
+  private readonly maxConcurrentStreams: number
 
   constructor(server: grpc.Server, opts: Http2FrontOptions = {}) {
     const { injector, http2 } = injectorWithSessions(server)
     this.injector = injector
     this.native = opts.native === true
+    this.maxConcurrentStreams = opts.maxConcurrentStreams ?? DEFAULT_MAX_CONCURRENT_STREAMS
     http2.on('session', (session: ServerHttp2Session) => this.injecting?.attach(session))
+    // etcd's default limit is never reached: streams need no counting then.
+    if (this.maxConcurrentStreams !== DEFAULT_MAX_CONCURRENT_STREAMS) new StreamLimit(this.maxConcurrentStreams, opts.secure === true).guard(http2)
   }
 
   /** Serve an HTTP/2 connection (its preface, if already read, put back on the socket). */
@@ -168,7 +197,8 @@ export class Http2Front {
       return
     }
     const streams = new SessionStreams()
-    const front = new FrontSocket(socket, new Http2FrameFilter((id, code) => streams.reset(id, code)))
+    const settings = this.maxConcurrentStreams === DEFAULT_MAX_CONCURRENT_STREAMS ? undefined : new SettingsRewriter(this.maxConcurrentStreams)
+    const front = new FrontSocket(socket, new Http2FrameFilter((id, code) => streams.reset(id, code)), settings)
     this.injecting = streams
     try {
       this.injector.injectConnection(front)

@@ -3,7 +3,7 @@
 import { lookup } from 'node:dns/promises'
 import { createServer as createHttpServer, type RequestListener, type Server as HttpServer } from 'node:http'
 import { createServer as createNetServer, isIP, type AddressInfo, type Server as NetServer, type Socket } from 'node:net'
-import { createServer as createTlsServer, type Server as TlsServer, type TLSSocket } from 'node:tls'
+import type { TLSSocket } from 'node:tls'
 import * as grpc from '@grpc/grpc-js'
 import { serverMetrics } from '../etcdserver/metrics.js'
 import { GRPC_OVERHEAD_BYTES, type EtcdServer } from '../etcdserver/etcd-server.js'
@@ -23,6 +23,9 @@ import { Http2Front } from './http2-front.js'
 import type { ErrorReporter } from './status.js'
 import { withGoUnmarshal } from './unmarshal.js'
 import { messageLimitInterceptor } from './message-limit.js'
+import { DEFAULT_MAX_CONCURRENT_STREAMS } from './stream-limit.js'
+import type { TlsListener, RejectedConnection } from '../pkg/transport/tls-listener.js'
+import type { ServerConfig } from '../pkg/transport/tls-info.js'
 
 export { GRPC_OVERHEAD_BYTES }
 
@@ -36,6 +39,11 @@ export interface GrpcServerOptions {
   readonly http?: RequestListener
   /** Serve TLS on every listener (etcd's https:// client URLs); see TlsServerOptions. Default: plaintext. */
   readonly tls?: TlsServerOptions
+  /**
+   * SETTINGS_MAX_CONCURRENT_STREAMS of every connection, and the streams beyond it refused as etcd refuses
+   * them (etcd's --max-concurrent-streams; grpc/stream-limit.ts). Default 2^32-1, etcd's.
+   */
+  readonly maxConcurrentStreams?: number
 }
 
 /** The start of the HTTP/2 client preface: a connection that starts with it is gRPC, anything else HTTP/1.x. */
@@ -47,31 +55,19 @@ const notFound: RequestListener = (_req, res) => {
 }
 
 // ---- TLS ----
-/** TLS for the client listeners (etcd's --cert-file, --key-file, --trusted-ca-file, --client-cert-auth). */
-export interface TlsServerOptions {
-  /** The server's certificate chain, PEM. */
-  readonly cert: Buffer | string
-  /** Its private key, PEM. */
-  readonly key: Buffer | string
-  /**
-   * PEM of the CAs that client certificates must chain to (etcd's --trusted-ca-file). Giving it requires a
-   * client certificate even without clientCertAuth, as etcd's TLSInfo.ServerConfig does.
-   */
-  readonly ca?: Buffer | string
-  /**
-   * etcd's --client-cert-auth: require a client certificate that verifies against `ca` (Node's bundled root
-   * CAs without `ca`, as Go's system roots for etcd) on every connection, and let its common name act as the
-   * user of calls that send no token. A client without a certificate, or with one that does not verify, is
-   * dropped during the handshake. grpc-js reports the verified certificate in
-   * `call.getAuthContext().sslPeerCertificate` with clientCertAuth only (never with just `ca`), so a
-   * certificate found there is one whose CN etcd takes as the user.
-   */
-  readonly clientCertAuth: boolean
-}
-
-/** etcd's TLSInfo.ServerConfig: tls.RequireAndVerifyClientCert when a trusted CA is given or --client-cert-auth is on. */
-function requireClientCert(opts: Pick<TlsServerOptions, 'ca' | 'clientCertAuth'>): boolean {
-  return opts.clientCertAuth || opts.ca !== undefined
+/**
+ * TLS for the client listeners: etcd's client TLS (pkg/transport's ServerConfig: certificate, trusted CAs,
+ * --client-cert-auth, cipher suites, versions, CRL, allowed hostnames), and who hears of refused connections.
+ *
+ * clientCertAuth: require a client certificate that verifies against `ca` (Node's bundled root CAs without
+ * `ca`, as Go's system roots for etcd) on every connection, and let its common name act as the user of calls
+ * that send no token. grpc-js reports the verified certificate in `call.getAuthContext().sslPeerCertificate`
+ * with clientCertAuth only (never with just `ca`), so a certificate found there is one whose CN etcd takes
+ * as the user. A `ca` alone requires client certificates too, as etcd's TLSInfo.ServerConfig does.
+ */
+export interface TlsServerOptions extends ServerConfig {
+  /** Told of every connection refused in or after the handshake (etcd logs "rejected connection on client endpoint"). */
+  readonly onRejected?: (r: RejectedConnection) => void
 }
 
 /**
@@ -89,69 +85,27 @@ function selectAlpn({ protocols }: { readonly protocols: readonly string[] }): s
 }
 
 /**
- * The TLS front of a listener: a node:tls Server that never listens, fed each accepted socket. It runs the
- * handshake (and, with clientCertAuth, verifies the client certificate, setting `authorized`, which grpc-js's
- * getAuthContext() needs), then hands the decrypted TLSSocket on. A failed handshake just closes the
- * connection, as etcd's TLS listener does (pkg/transport/listener_tls.go); a client that never finishes its
- * handshake is cut after node:tls's handshakeTimeout (120 s; etcd waits forever).
+ * The TLS listener of a client port (pkg/transport's TlsListener, etcd's tlsListener) for these options.
+ * Its modules load only when a port serves TLS: Node's module loader opens every file of the graph it is
+ * loading at once, and a plaintext etcdlite must still start under `ulimit -n 64`.
  */
-class TlsFront {
-  private readonly server: TlsServer
-  /** Accepted sockets whose handshake is still going on, by connection 4-tuple (node:tls does not hand out the TLSSocket it wraps a socket in until it is secure). */
-  private readonly handshaking = new Map<string, Socket>()
-  private closed = false
-
-  constructor(opts: TlsServerOptions, onSecure: (socket: TLSSocket) => void) {
-    this.server = createTlsServer(
-      {
-        cert: opts.cert,
-        key: opts.key,
-        ...(opts.ca === undefined ? {} : { ca: opts.ca }),
-        requestCert: requireClientCert(opts),
-        rejectUnauthorized: requireClientCert(opts),
-        // etcd's TLSInfo.baseConfig: MinVersion TLS 1.2.
-        minVersion: 'TLSv1.2',
-        ALPNCallback: selectAlpn,
-      },
-      (socket) => {
-        this.handshaking.delete(connectionKey(socket))
-        // A trusted CA alone makes clients prove a certificate, but only --client-cert-auth makes its CN a
-        // user (etcd's ClientCertAuthEnabled gates AuthInfoFromTLS). grpc-js's getAuthContext() reports a
-        // certificate only on an `authorized` socket, so without clientCertAuth none is reported.
-        if (!opts.clientCertAuth) socket.authorized = false
-        onSecure(socket)
-      },
-    )
-    // A failed handshake (plaintext client, unknown CA, no client certificate, reset): node:tls has destroyed
-    // the socket already; the error belongs to the client, and etcd does not log it either.
-    this.server.on('tlsClientError', () => undefined)
-  }
-
-  /** Start the handshake on a newly accepted socket. */
-  accept(socket: Socket): void {
-    if (this.closed) {
-      socket.destroy()
-      return
-    }
-    const key = connectionKey(socket)
-    this.handshaking.set(key, socket)
-    socket.once('close', () => {
-      if (this.handshaking.get(key) === socket) this.handshaking.delete(key)
-    })
-    this.server.emit('connection', socket)
-  }
-
-  /** Destroy every connection still mid-handshake, and every one accepted from now on. */
-  close(): void {
-    this.closed = true
-    for (const s of this.handshaking.values()) s.destroy()
-    this.handshaking.clear()
-  }
-}
-
-/** Local and remote address and port: unique among open TCP connections, and the same on a TLSSocket and the socket it wraps. */
-function connectionKey(s: Socket): string {
-  return `${s.localAddress ?? ''}|${s.localPort ?? ''}|${s.remoteAddress ?? ''}|${s.remotePort ?? ''}`
+async function tlsListener(opts: TlsServerOptions, onSecure: (socket: TLSSocket) => void): Promise<TlsListener> {
+  const [{ TlsListener }, { nodeTlsOptions }] = await Promise.all([import('../pkg/transport/tls-listener.js'), import('../pkg/transport/tls-info.js')])
+  return new TlsListener(
+    {
+      tls: { ...nodeTlsOptions(opts), ALPNCallback: selectAlpn },
+      crlFile: opts.crlFile,
+      allowedHostnames: opts.allowedHostnames,
+      onRejected: opts.onRejected,
+    },
+    (socket) => {
+      // A trusted CA alone makes clients prove a certificate, but only --client-cert-auth makes its CN a
+      // user (etcd's ClientCertAuthEnabled gates AuthInfoFromTLS). grpc-js's getAuthContext() reports a
+      // certificate only on an `authorized` socket, so without clientCertAuth none is reported.
+      if (!opts.clientCertAuth) socket.authorized = false
+      onSecure(socket)
+    },
+  )
 }
 // ---- end TLS ----
 
@@ -184,8 +138,9 @@ export class GrpcServer {
   private readonly h2front: Http2Front
   private readonly http: HttpServer
   private readonly report: ErrorReporter
-  /** TLS: terminates TLS before routing (undefined: plaintext). */
-  private readonly tlsFront: TlsFront | undefined
+  /** TLS: the options, and the listener that terminates TLS before routing, made by the first bind() (undefined: plaintext). */
+  private readonly tls: TlsServerOptions | undefined
+  private tlsFront: TlsListener | undefined
   /** Bound listeners, every connection they accepted, and those not yet routed to gRPC or HTTP. */
   private readonly nets: NetServer[] = []
   private readonly sockets = new Set<Socket>()
@@ -196,10 +151,13 @@ export class GrpcServer {
 
   constructor(etcd: EtcdServer, opts: GrpcServerOptions) {
     this.report = opts.report
+    const maxConcurrentStreams = opts.maxConcurrentStreams ?? DEFAULT_MAX_CONCURRENT_STREAMS
+    const native = opts.tls?.clientCertAuth === true
     this.server = new InstrumentedServer(grpcMetricsFor(serverMetrics(etcd)), {
       'grpc.max_receive_message_length': opts.maxRequestBytes + GRPC_OVERHEAD_BYTES,
       'grpc.max_send_message_length': 2 ** 31 - 1,
-      'grpc.max_concurrent_streams': 2 ** 31 - 1,
+      // The HTTP/2 front advertises and enforces the limit itself; connections handed over natively get nghttp2's.
+      'grpc.max_concurrent_streams': native ? maxConcurrentStreams : DEFAULT_MAX_CONCURRENT_STREAMS,
       // channelz bookkeeping costs ~8% of a put's CPU in grpc-js and nothing here reads it.
       'grpc.enable_channelz': 0,
       interceptors: [messageLimitInterceptor],
@@ -229,8 +187,8 @@ export class GrpcServer {
     reflectionService().addToServer(this.server)
 
     // TLS: grpc-js gets the decrypted TLSSocket, so its injector stays insecure.
-    this.tlsFront = opts.tls === undefined ? undefined : new TlsFront(opts.tls, (socket) => this.route(socket))
-    this.h2front = new Http2Front(this.server, { native: opts.tls?.clientCertAuth === true })
+    this.tls = opts.tls
+    this.h2front = new Http2Front(this.server, { native, maxConcurrentStreams, secure: opts.tls !== undefined })
     const handle = opts.http ?? notFound
     this.http = createHttpServer((req, res) => {
       const s = req.socket
@@ -252,6 +210,7 @@ export class GrpcServer {
    */
   async bind(host: string, port: number): Promise<GrpcEndpoint> {
     if (this.stopping !== undefined) throw new Error('etcdlite: bind() after shutdown()')
+    if (this.tls !== undefined) this.tlsFront ??= await tlsListener(this.tls, (socket) => this.route(socket))
     const bare = host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host
     const addresses = isIP(bare) !== 0 ? [bare] : (await lookup(bare, { all: true })).map((a) => a.address)
     let bound = port
