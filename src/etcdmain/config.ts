@@ -54,6 +54,8 @@ export interface PeerTlsFlags {
   readonly trustedCaFile: string
   readonly clientCertAuth: boolean
   readonly crlFile: string
+  readonly clientCertFile: string
+  readonly clientKeyFile: string
   readonly autoTls: boolean
   readonly allowedCn: readonly string[]
   readonly allowedHostnames: readonly string[]
@@ -497,25 +499,6 @@ export function parseAuthToken(v: string): AuthTokenFlag {
   return { type: 'jwt', signMethod, pubKeyFile: opts.get('pub-key') ?? '', privKeyFile: opts.get('priv-key') ?? '', ttlMs }
 }
 
-// ---- TLS ----
-/**
- * etcd's rules for https:// client URLs, checked before anything starts (etcd checks them as it opens its
- * listeners, configureClientListeners and TLSInfo.baseConfig, and fails the start with these messages):
- * certificate files, or --auto-tls, and then both files.
- */
-function checkClientTls(listen: readonly ClientUrl[], t: ClientTlsFlags): void {
-  for (const u of listen) {
-    if (!u.secure) continue
-    if (t.certFile === '' && t.keyFile === '' && !t.autoTls) {
-      throw new StartError(`TLS key/cert (--cert-file, --key-file) must be provided for client url ${u.url} with HTTPS scheme`)
-    }
-    if (!t.autoTls && (t.certFile === '' || t.keyFile === '')) {
-      throw new StartError(`KeyFile and CertFile must both be present[key: ${t.keyFile}, cert: ${t.certFile}]`)
-    }
-  }
-}
-// ---- end TLS ----
-
 /** The Config etcdlite runs with, from a validated embed.Config. */
 function toConfig(ec: EmbedConfig): Config {
   const mode = ec.autoCompactionMode === 'revision' ? 'revision' : 'periodic'
@@ -561,9 +544,6 @@ function toConfig(ec: EmbedConfig): Config {
     autoTls: ec.clientAutoTls,
     allowedHostnames: ec.clientTls.allowedHostnames,
   }
-  // ---- TLS ----
-  checkClientTls(listenClientUrls, clientTls)
-  // ---- end TLS ----
   return {
     name: ec.name,
     dataDir: ec.dir,
@@ -615,6 +595,8 @@ function toConfig(ec: EmbedConfig): Config {
       trustedCaFile: ec.peerTls.trustedCaFile,
       clientCertAuth: ec.peerTls.clientCertAuth,
       crlFile: ec.peerTls.crlFile,
+      clientCertFile: ec.peerTls.clientCertFile,
+      clientKeyFile: ec.peerTls.clientKeyFile,
       autoTls: ec.peerAutoTls,
       allowedCn: ec.peerTls.allowedCns,
       allowedHostnames: ec.peerTls.allowedHostnames,

@@ -2,15 +2,15 @@
 // and failures as etcd reports them, then the store opened and served until SIGINT/SIGTERM.
 import { readFileSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
-import { createSecureContext } from 'node:tls'
 import { Etcd, openEtcd } from '../embed/etcd.js'
 import { DataDirError } from '../backend/data-dir.js'
-import { createLogger, type Logger, type ZapLogger } from '../pkg/logger.js'
+import { createLogger, type ZapLogger } from '../pkg/logger.js'
 import { HeldLogger } from '../pkg/held-logger.js'
 import { LoggingConfigError, setupLogging } from '../pkg/log-outputs.js'
 import type { EtcdOptions, ListenTlsOptions } from '../embed/options.js'
 import { JwtOptionsError, JwtTokenProvider, type JwtSignMethod } from '../auth/jwt-token.js'
 import { realClock } from '../pkg/clock.js'
+import { peerTls, serverTls } from '../pkg/transport/server-tls.js'
 import { parseArgs, type Config, type ParseResult } from './config.js'
 import { systemResolver, verifyBootstrap, type Resolver } from './bootstrap.js'
 import { DEFAULT_ETCD_VERSION } from './embed-config.js'
@@ -145,44 +145,6 @@ function goErrno(err: unknown): string {
   return err instanceof Error ? err.message : String(err)
 }
 
-// ---- TLS ----
-/**
- * Read the client TLS files for the https:// listeners (undefined if there are none), and warn about the
- * flags http:// listeners ignore, with etcd's messages. A file that cannot be read fails as etcd's does:
- * `open <path>: no such file or directory`.
- */
-async function clientTlsFor(cfg: Config, logger: Logger): Promise<ListenTlsOptions | undefined> {
-  const t = cfg.clientTls
-  for (const u of cfg.listenClientUrls) {
-    if (u.secure) continue
-    if (t.certFile !== '' || t.keyFile !== '') {
-      logger.warn('scheme is HTTP while key and cert files are present; ignoring key and cert files', { 'client-url': u.url })
-    }
-    if (t.clientCertAuth) {
-      logger.warn('scheme is HTTP while --client-cert-auth is enabled; ignoring client cert auth for this URL', { 'client-url': u.url })
-    }
-  }
-  if (!cfg.listenClientUrls.some((u) => u.secure)) return undefined
-  const read = async (file: string): Promise<Buffer> => {
-    try {
-      return await readFile(file)
-    } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code
-      const why = code === 'ENOENT' ? 'no such file or directory' : code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'is a directory' : undefined
-      throw new Error(why === undefined ? `open ${file}: ${err instanceof Error ? err.message : String(err)}` : `open ${file}: ${why}`, { cause: err })
-    }
-  }
-  const [cert, key, trustedCa] = await Promise.all([read(t.certFile), read(t.keyFile), t.trustedCaFile === '' ? undefined : read(t.trustedCaFile)])
-  try {
-    // Fail here, naming the files, rather than with OpenSSL's bare reason from the first listen().
-    createSecureContext({ cert, key, ...(trustedCa === undefined ? {} : { ca: trustedCa }) })
-  } catch (err) {
-    throw new Error(`TLS key/cert (--cert-file ${t.certFile}, --key-file ${t.keyFile}): ${err instanceof Error ? err.message : String(err)}`, { cause: err })
-  }
-  logger.info('starting with client TLS', { 'cert-file': t.certFile, 'key-file': t.keyFile, 'trusted-ca': t.trustedCaFile, 'client-cert-auth': t.clientCertAuth })
-  return { cert, key, ...(trustedCa === undefined ? {} : { trustedCa }), clientCertAuth: t.clientCertAuth }
-}
-// ---- end TLS ----
 
 // ---- Auth flags ----
 /**
@@ -263,7 +225,17 @@ async function serve(cfg: Config, notes: readonly LogEntry[], resolve: Resolver)
   let authToken: NonNullable<EtcdOptions['authToken']>
   try {
     // ---- TLS ----
-    tls = await clientTlsFor(cfg, lg)
+    // etcd configures its peer listeners, then its client listeners, before it creates the server.
+    await peerTls(cfg.peerTls, { logger: lg, dataDir: cfg.dataDir, listenPeerUrls: cfg.listenPeerUrls, validityYears: cfg.selfSignedCertValidity, cipherSuites: cfg.cipherSuites })
+    tls = await serverTls(cfg.clientTls, {
+      logger: lg,
+      dataDir: cfg.dataDir,
+      listenUrls: [...cfg.listenClientUrls, ...cfg.listenClientHttpUrls].map((u) => u.url),
+      validityYears: cfg.selfSignedCertValidity,
+      cipherSuites: cfg.cipherSuites,
+      minVersion: cfg.tlsMinVersion,
+      maxVersion: cfg.tlsMaxVersion,
+    })
     // ---- end TLS ----
     log.startingAnEtcdServer()
     // etcdserver.NewServer's checks of a member it has yet to create.
@@ -332,7 +304,7 @@ async function serve(cfg: Config, notes: readonly LogEntry[], resolve: Resolver)
     for (const u of cfg.listenClientUrls) {
       let l
       try {
-        l = await etcd.listen({ host: u.host, port: u.port, ...(u.secure && tls !== undefined ? { tls } : {}) })
+        l = await etcd.listen({ host: u.host, port: u.port, maxConcurrentStreams: cfg.maxConcurrentStreams, ...(u.secure && tls !== undefined ? { tls } : {}) })
       } catch (err) {
         throw new Error(goListenError(err, u.host, u.port), { cause: err })
       }

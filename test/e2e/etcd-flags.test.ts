@@ -169,6 +169,12 @@ describe('failures, as etcd reports them', () => {
       stderr: /--initial-cluster has x=http:\/\/127\.0\.0\.1:2390 but missing from --initial-advertise-peer-urls=http:\/\/127\.0\.0\.1:2391/,
     },
     {
+      name: 'an https:// client URL without a certificate: exit 1',
+      args: ['--listen-client-urls', 'https://127.0.0.1:0', '--advertise-client-urls', 'https://127.0.0.1:0'],
+      code: 1,
+      stderr: /TLS key\/cert \(--cert-file, --key-file\) must be provided for client url https:\/\/127\.0\.0\.1:0 with HTTPS scheme/,
+    },
+    {
       name: '--initial-cluster-state existing on a new data dir (no one to join): exit 1',
       args: ['--name', 'x', '--initial-cluster', 'x=http://127.0.0.1:2390', '--initial-advertise-peer-urls', 'http://127.0.0.1:2390', '--initial-cluster-state', 'existing'],
       code: 1,

@@ -136,7 +136,10 @@ cors: http://x.example:1
       certFile: '/c.pem', keyFile: '/k.pem', trustedCaFile: '/ca.pem', clientCertAuth: true, crlFile: '', clientCertFile: '/cc.pem', clientKeyFile: '/ck.pem',
       autoTls: false, allowedHostnames: ['a.example'],
     })
-    assert.deepEqual(cfg.peerTls, { certFile: '/pc.pem', keyFile: '/pk.pem', trustedCaFile: '/pca.pem', clientCertAuth: true, crlFile: '', autoTls: true, allowedCn: ['peer1', 'peer2'], allowedHostnames: [] })
+    assert.deepEqual(cfg.peerTls, {
+      certFile: '/pc.pem', keyFile: '/pk.pem', trustedCaFile: '/pca.pem', clientCertAuth: true, crlFile: '', clientCertFile: '', clientKeyFile: '', autoTls: true,
+      allowedCn: ['peer1', 'peer2'], allowedHostnames: [],
+    })
     assert.deepEqual(cfg.cipherSuites, ['TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256'])
     assert.equal(cfg.grpcKeepAliveMinTimeMs, 1000)
     assert.equal(cfg.watchProgressNotifyIntervalMs, 2000)

@@ -165,12 +165,15 @@ describe('values as etcd keeps them', () => {
     const cfg = config([
       '--client-crl-file', '/crl', '--client-cert-file', '/cc', '--client-key-file', '/ck', '--auto-tls', '--client-cert-allowed-hostname', 'h1,h2',
       '--peer-cert-file', '/pc', '--peer-key-file', '/pk', '--peer-trusted-ca-file', '/pca', '--peer-client-cert-auth', '--peer-crl-file', '/pcrl',
-      '--peer-auto-tls', '--peer-cert-allowed-cn', 'cn1', '--peer-cert-allowed-hostname', 'ph', '--tls-max-version', 'TLS1.3', '--self-signed-cert-validity', '3',
+      '--peer-auto-tls', '--peer-cert-allowed-cn', 'cn1', '--peer-client-cert-file', '/pcc', '--peer-client-key-file', '/pck', '--peer-cert-allowed-hostname', 'ph', '--tls-max-version', 'TLS1.3', '--self-signed-cert-validity', '3',
     ])
     assert.deepEqual(cfg.clientTls, {
       certFile: '', keyFile: '', trustedCaFile: '', clientCertAuth: false, crlFile: '/crl', clientCertFile: '/cc', clientKeyFile: '/ck', autoTls: true, allowedHostnames: ['h1', 'h2'],
     })
-    assert.deepEqual(cfg.peerTls, { certFile: '/pc', keyFile: '/pk', trustedCaFile: '/pca', clientCertAuth: true, crlFile: '/pcrl', autoTls: true, allowedCn: ['cn1'], allowedHostnames: ['ph'] })
+    assert.deepEqual(cfg.peerTls, {
+      certFile: '/pc', keyFile: '/pk', trustedCaFile: '/pca', clientCertAuth: true, crlFile: '/pcrl', clientCertFile: '/pcc', clientKeyFile: '/pck', autoTls: true,
+      allowedCn: ['cn1'], allowedHostnames: ['ph'],
+    })
     assert.equal(cfg.tlsMaxVersion, 'TLS1.3')
     assert.equal(cfg.selfSignedCertValidity, 3)
   })
