@@ -3,7 +3,8 @@
 // Go's encoding/json decodes into embed.Config: keys by their json tags (exact first, then ignoring case),
 // unknown keys ignored, null leaves the default, durations as integer nanoseconds, URL lists as
 // comma-separated strings, and the first type mismatch (in key order) as the error, with Go's text.
-import { parseAllDocuments } from 'yaml'
+import { createRequire } from 'node:module'
+import type * as Yaml from 'yaml'
 import { ExitError, PanicError, VerifyFlagsError } from './errors.js'
 import { UniqueStringsValue, UniqueUrlsValue } from './flag-values.js'
 import {
@@ -63,9 +64,20 @@ function toJson(v: unknown): JsonValue {
   return null
 }
 
+/**
+ * The yaml package, loaded on first use: only a start with a config file needs it, and loading its many
+ * modules up front costs a plain start file descriptors it may not have (etcdlite must start under
+ * `ulimit -n 64`). Its CommonJS build loads synchronously, one file at a time.
+ */
+let yaml: typeof Yaml | undefined
+function loadYaml(): typeof Yaml {
+  yaml ??= createRequire(import.meta.url)('yaml') as typeof Yaml
+  return yaml
+}
+
 /** yaml.Unmarshal into interface{}: the first document, as JSON; "" or an empty document is null. */
 export function yamlToJson(text: string): JsonValue {
-  const docs = parseAllDocuments(text, { version: '1.1', intAsBigInt: true, uniqueKeys: false, prettyErrors: false })
+  const docs = loadYaml().parseAllDocuments(text, { version: '1.1', intAsBigInt: true, uniqueKeys: false, prettyErrors: false })
   const doc = Array.isArray(docs) ? docs[0] : undefined
   if (doc === undefined) return null
   const err = doc.errors[0]

@@ -10,7 +10,6 @@ import { LoggingConfigError, setupLogging } from '../pkg/log-outputs.js'
 import type { EtcdOptions, ListenTlsOptions } from '../embed/options.js'
 import { JwtOptionsError, JwtTokenProvider, type JwtSignMethod } from '../auth/jwt-token.js'
 import { realClock } from '../pkg/clock.js'
-import { peerTls, serverTls } from '../pkg/transport/server-tls.js'
 import { parseArgs, type Config, type ParseResult } from './config.js'
 import { systemResolver, verifyBootstrap, type Resolver } from './bootstrap.js'
 import { DEFAULT_ETCD_VERSION } from './embed-config.js'
@@ -170,6 +169,20 @@ async function authTokenFor(cfg: Config): Promise<NonNullable<EtcdOptions['authT
 }
 // ---- end Auth flags ----
 
+// ---- TLS ----
+/** Whether any client or peer TLS flag differs from etcd's default, or a client URL is https://. */
+function usesTls(cfg: Config): boolean {
+  const c = cfg.clientTls
+  const p = cfg.peerTls
+  return [...cfg.listenClientUrls, ...cfg.listenClientHttpUrls].some((u) => u.secure) ||
+    [c.certFile, c.keyFile, c.trustedCaFile, c.crlFile, c.clientCertFile, c.clientKeyFile, p.certFile, p.keyFile, p.trustedCaFile, p.crlFile, p.clientCertFile, p.clientKeyFile].some((f) => f !== '') ||
+    c.clientCertAuth || c.autoTls || p.clientCertAuth || p.autoTls || cfg.cipherSuites.length > 0 || cfg.tlsMinVersion !== 'TLS1.2' || cfg.tlsMaxVersion !== ''
+}
+
+/** What serverTls and peerTls give when no TLS flag is set: no TLS. */
+const NO_TLS = { peerTls: (): Promise<undefined> => Promise.resolve(undefined), serverTls: (): Promise<undefined> => Promise.resolve(undefined) }
+// ---- end TLS ----
+
 /** os.Args as etcd logs them: the program, then its arguments. */
 function processArgs(): string[] {
   return [process.argv[1] ?? 'etcd', ...process.argv.slice(2)]
@@ -225,7 +238,9 @@ async function serve(cfg: Config, notes: readonly LogEntry[], resolve: Resolver)
   let authToken: NonNullable<EtcdOptions['authToken']>
   try {
     // ---- TLS ----
-    // etcd configures its peer listeners, then its client listeners, before it creates the server.
+    // etcd configures its peer listeners, then its client listeners, before it creates the server. The TLS
+    // code loads only when a TLS flag is given (a plain start must fit in few file descriptors).
+    const { peerTls, serverTls } = usesTls(cfg) ? await import('../pkg/transport/server-tls.js') : NO_TLS
     await peerTls(cfg.peerTls, { logger: lg, dataDir: cfg.dataDir, listenPeerUrls: cfg.listenPeerUrls, validityYears: cfg.selfSignedCertValidity, cipherSuites: cfg.cipherSuites })
     tls = await serverTls(cfg.clientTls, {
       logger: lg,
