@@ -550,6 +550,7 @@ export async function openEtcd(opts: EtcdOptions = {}): Promise<Etcd> {
       leaseRenewOnStartMs: o.leaseRenewOnStartMs,
       maintenance: { quotaBackendBytes: o.quotaBackendBytes, etcdVersion: o.etcdVersion },
       member: { name: o.name, peerUrls: o.peerUrls, clientUrls: o.advertiseClientUrls ?? [] },
+      ...(opts.memberId !== undefined && opts.clusterId !== undefined ? { newIdentity: { memberId: opts.memberId, clusterId: opts.clusterId } } : {}),
       autoCompaction: parseRetention(o.autoCompactionMode, o.autoCompactionRetention),
       metrics: o.metrics,
       auth: { tokenTtlMs: o.authTokenTtl * 1000, bcryptCost: o.bcryptCost, ...(o.authToken === 'simple' ? {} : { jwt: o.authToken }) },

@@ -227,7 +227,7 @@ const OPTIONS = record({
   clock: opt(withMethods('a Clock (now, after)', ['now', 'after'])), minLeaseTtl: opt(int), leaseRenewOnStartMs: opt(int),
   quotaBackendBytes: opt(int), etcdVersion: opt(str), autoCompactionMode: opt(oneOf(['periodic', 'revision'])),
   autoCompactionRetention: opt(str), metrics: opt(oneOf(['basic', 'extensive'])), name: opt(str), peerUrls: URLS,
-  advertiseClientUrls: URLS,
+  advertiseClientUrls: URLS, memberId: opt(uint64), clusterId: opt(uint64),
   authToken: opt((v, call, path) =>
     v === 'simple' ? v : typeof v === 'object' && v !== null ? JWT_OPTIONS(v, call, path)
       : refuse(call, path, "'simple' or a JWT options object", typeof v === 'string' ? `'${v}'` : describe(v))),

@@ -74,6 +74,12 @@ export interface EtcdOptions {
   readonly peerUrls?: readonly string[]
   /** Client URLs MemberList shows. Default: the URLs of the gRPC listeners bound by listen(). */
   readonly advertiseClientUrls?: readonly string[]
+  /**
+   * The member and cluster IDs a new store takes (the etcdlite command computes etcd's from its cluster
+   * flags); a data dir that has IDs keeps them. Both or neither. Default: random IDs.
+   */
+  readonly memberId?: bigint
+  readonly clusterId?: bigint
   // ---- Auth options ----
   /**
    * The token provider (etcd's --auth-token). 'simple': random tokens kept in memory, valid until unused for

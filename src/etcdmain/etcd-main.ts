@@ -1,17 +1,24 @@
-// The etcdlite command: parse flags, open the store, serve, stop cleanly on SIGINT/SIGTERM.
-import { readdirSync, readFileSync } from 'node:fs'
+// The etcdlite command: etcd 3.5's command line (flags, ETCD_* environment or --config-file), its checks
+// and failures as etcd reports them, then the store opened and served until SIGINT/SIGTERM.
+import { readFileSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
-import { createSecureContext } from 'node:tls'
 import { Etcd, openEtcd } from '../embed/etcd.js'
 import { DataDirError } from '../backend/data-dir.js'
-import { createLogger, type Logger, type ZapLogger } from '../pkg/logger.js'
+import { createLogger, type ZapLogger } from '../pkg/logger.js'
 import { HeldLogger } from '../pkg/held-logger.js'
-import { DEFAULT_LOG_OUTPUT, LoggingConfigError, setupLogging, type LoggingConfig } from '../pkg/log-outputs.js'
+import { LoggingConfigError, setupLogging } from '../pkg/log-outputs.js'
 import type { EtcdOptions, ListenTlsOptions } from '../embed/options.js'
 import { JwtOptionsError, JwtTokenProvider, type JwtSignMethod } from '../auth/jwt-token.js'
 import { realClock } from '../pkg/clock.js'
-import { parseArgs, usage, UsageError, type Config } from './config.js'
-import { logFailedToVerifyFlags, StartupLog, type ServingListener } from './startup-log.js'
+import { parseArgs, type Config, type ParseResult } from './config.js'
+import { systemResolver, verifyBootstrap, type Resolver } from './bootstrap.js'
+import { DEFAULT_ETCD_VERSION } from './embed-config.js'
+import { ExitError, FatalError, PanicError, StartError, VerifyFlagsError } from './errors.js'
+import { FlagParseError, HelpRequested } from './flag-set.js'
+import { flagsHelp, USAGE } from './help.js'
+import type { LogEntry } from './log-entry.js'
+import { isMemberInitialized } from './member-initialized.js'
+import { logFailedToStart, logFailedToVerifyFlags, StartupLog, type ServingListener } from './startup-log.js'
 
 function version(): string {
   const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }
@@ -27,67 +34,116 @@ export function minLeaseTtl(cfg: Pick<Config, 'electionTimeoutMs' | 'heartbeatIn
   return Math.ceil((Math.floor((3 * electionTicks) / 2) * cfg.heartbeatIntervalMs) / 1000)
 }
 
-/** Run the server until a signal stops it; resolves with the process exit code. */
-export async function main(argv: readonly string[]): Promise<number> {
-  let parsed
-  try {
-    parsed = parseArgs(argv)
-  } catch (err) {
-    if (err instanceof UsageError) {
-      process.stderr.write(`etcdlite: ${err.message}\n\n${usage()}`)
-      return 2
-    }
-    throw err
-  }
-  if (parsed.kind === 'help') {
-    process.stdout.write(usage())
-    return 0
-  }
-  if (parsed.kind === 'version') {
-    process.stdout.write(`etcdlite Version: ${version()}\nAPI: etcd v3 (3.4 wire compatible)\n`)
-    return 0
-  }
-  return serve(parsed.config)
+/** Go's GOOS/GOARCH names for this machine, as `etcd --version` prints them. */
+function goOsArch(): string {
+  const os = process.platform === 'win32' ? 'windows' : process.platform
+  const arch = ({ x64: 'amd64', ia32: '386', arm64: 'arm64', arm: 'arm', ppc64: 'ppc64le', s390x: 's390x' } as Record<string, string>)[process.arch] ?? process.arch
+  return `${os}/${arch}`
 }
 
-// ---- TLS ----
 /**
- * Read the client TLS files for the https:// listeners (undefined if there are none), and warn about the
- * flags http:// listeners ignore, with etcd's messages. A file that cannot be read fails as etcd's does:
- * `open <path>: no such file or directory`.
+ * `etcd --version` in etcd's shape, which tools parse, naming the etcd version etcdlite reports (the
+ * --etcd-version given, or ETCD_ETCD_VERSION, or the default), then etcdlite's own version.
  */
-async function clientTlsFor(cfg: Config, logger: Logger): Promise<ListenTlsOptions | undefined> {
-  const t = cfg.clientTls
-  for (const u of cfg.listenClientUrls) {
-    if (u.secure) continue
-    if (t.certFile !== '' || t.keyFile !== '') {
-      logger.warn('scheme is HTTP while key and cert files are present; ignoring key and cert files', { 'client-url': u.url })
-    }
-    if (t.clientCertAuth) {
-      logger.warn('scheme is HTTP while --client-cert-auth is enabled; ignoring client cert auth for this URL', { 'client-url': u.url })
-    }
+export function versionText(argv: readonly string[], env: ReadonlyMap<string, string>): string {
+  let etcdVersion = env.get('ETCD_ETCD_VERSION') || DEFAULT_ETCD_VERSION
+  for (let i = 0; i < argv.length; i++) {
+    const m = /^--?etcd-version(?:=(.*))?$/.exec(argv[i] ?? '')
+    if (m !== null) etcdVersion = m[1] ?? argv[++i] ?? etcdVersion
   }
-  if (!cfg.listenClientUrls.some((u) => u.secure)) return undefined
-  const read = async (file: string): Promise<Buffer> => {
-    try {
-      return await readFile(file)
-    } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code
-      const why = code === 'ENOENT' ? 'no such file or directory' : code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'is a directory' : undefined
-      throw new Error(why === undefined ? `open ${file}: ${err instanceof Error ? err.message : String(err)}` : `open ${file}: ${why}`, { cause: err })
-    }
-  }
-  const [cert, key, trustedCa] = await Promise.all([read(t.certFile), read(t.keyFile), t.trustedCaFile === '' ? undefined : read(t.trustedCaFile)])
-  try {
-    // Fail here, naming the files, rather than with OpenSSL's bare reason from the first listen().
-    createSecureContext({ cert, key, ...(trustedCa === undefined ? {} : { ca: trustedCa }) })
-  } catch (err) {
-    throw new Error(`TLS key/cert (--cert-file ${t.certFile}, --key-file ${t.keyFile}): ${err instanceof Error ? err.message : String(err)}`, { cause: err })
-  }
-  logger.info('starting with client TLS', { 'cert-file': t.certFile, 'key-file': t.keyFile, 'trusted-ca': t.trustedCaFile, 'client-cert-auth': t.clientCertAuth })
-  return { cert, key, ...(trustedCa === undefined ? {} : { trustedCa }), clientCertAuth: t.clientCertAuth }
+  return [
+    `etcd Version: ${etcdVersion}`,
+    'Git SHA: Not provided (etcdlite)',
+    `Go Version: none (etcdlite on Node.js ${process.version})`,
+    `Go OS/Arch: ${goOsArch()}`,
+    `etcdlite Version: ${version()}`,
+    '',
+  ].join('\n')
 }
-// ---- end TLS ----
+
+/** What the command reads from its process; tests give their own. */
+export interface MainIo {
+  readonly env: NodeJS.ProcessEnv
+  readonly resolve: Resolver
+}
+
+/** Report a failure of reading the configuration as etcd does (its output and exit code); rethrows what is not one. */
+function failure(err: unknown, early: ZapLogger): number {
+  if (err instanceof FlagParseError) {
+    process.stderr.write(`${err.message}\n${USAGE}\n`)
+    return 2
+  }
+  if (err instanceof HelpRequested) {
+    process.stderr.write(`${USAGE}\n`)
+    process.stdout.write(`${flagsHelp()}\n`)
+    return 0
+  }
+  if (err instanceof VerifyFlagsError) {
+    logFailedToVerifyFlags(early, processArgs(), err.message)
+    return 1
+  }
+  if (err instanceof StartError) {
+    logFailedToStart(early, err.message)
+    return 1
+  }
+  if (err instanceof FatalError) {
+    early.log('fatal', err.message, err.fields, err.caller)
+    return 1
+  }
+  if (err instanceof ExitError) {
+    process.stderr.write(`${err.message}\n`)
+    return 1
+  }
+  if (err instanceof PanicError) {
+    process.stderr.write(`panic: ${err.message}\n\ngoroutine 1 [running]:\n`)
+    return 2
+  }
+  throw err
+}
+
+/** Run the server until a signal stops it; resolves with the process exit code. */
+export async function main(argv: readonly string[], io: MainIo = { env: process.env, resolve: systemResolver }): Promise<number> {
+  // etcd's sub-commands run its proxies, which etcdlite does not have.
+  if (argv[0] === 'gateway' || argv[0] === 'grpc-proxy') {
+    process.stderr.write(`etcdlite does not implement 'etcd ${argv[0]}' (one of etcd's proxies); it runs as a member only\n`)
+    return 1
+  }
+  // While it reads its configuration, etcd logs with a default logger at info level.
+  const early = createLogger('info')
+  const log = (e: LogEntry): void => early.log(e.level, e.msg, e.fields, e.caller)
+  const env = Object.entries(io.env).filter((kv): kv is [string, string] => kv[1] !== undefined)
+  let parsed: ParseResult
+  try {
+    parsed = parseArgs(argv, { env, readFile: (p) => readConfigFile(p), log })
+  } catch (err) {
+    return failure(err, early)
+  }
+  if (parsed.kind === 'version') {
+    process.stdout.write(versionText(argv, new Map(env)))
+    return 0
+  }
+  return serve(parsed.config, parsed.notes, io.resolve)
+}
+
+/** ioutil.ReadFile's errors as Go words them: `open <path>: no such file or directory`, `read <dir>: is a directory`. */
+function readConfigFile(path: string): string {
+  try {
+    return readFileSync(path, 'utf8')
+  } catch (err) {
+    const op = (err as NodeJS.ErrnoException).code === 'EISDIR' ? 'read' : 'open'
+    throw new Error(`${op} ${path}: ${goErrno(err)}`, { cause: err })
+  }
+}
+
+/** Go's text for a system error. */
+function goErrno(err: unknown): string {
+  const code = (err as NodeJS.ErrnoException).code
+  if (code === 'ENOENT') return 'no such file or directory'
+  if (code === 'EACCES') return 'permission denied'
+  if (code === 'EISDIR') return 'is a directory'
+  return err instanceof Error ? err.message : String(err)
+}
+
 
 // ---- Auth flags ----
 /**
@@ -113,18 +169,23 @@ async function authTokenFor(cfg: Config): Promise<NonNullable<EtcdOptions['authT
 }
 // ---- end Auth flags ----
 
+// ---- TLS ----
+/** Whether any client or peer TLS flag differs from etcd's default, or a client URL is https://. */
+function usesTls(cfg: Config): boolean {
+  const c = cfg.clientTls
+  const p = cfg.peerTls
+  return [...cfg.listenClientUrls, ...cfg.listenClientHttpUrls].some((u) => u.secure) ||
+    [c.certFile, c.keyFile, c.trustedCaFile, c.crlFile, c.clientCertFile, c.clientKeyFile, p.certFile, p.keyFile, p.trustedCaFile, p.crlFile, p.clientCertFile, p.clientKeyFile].some((f) => f !== '') ||
+    c.clientCertAuth || c.autoTls || p.clientCertAuth || p.autoTls || cfg.cipherSuites.length > 0 || cfg.tlsMinVersion !== 'TLS1.2' || cfg.tlsMaxVersion !== ''
+}
+
+/** What serverTls and peerTls give when no TLS flag is set: no TLS. */
+const NO_TLS = { peerTls: (): Promise<undefined> => Promise.resolve(undefined), serverTls: (): Promise<undefined> => Promise.resolve(undefined) }
+// ---- end TLS ----
+
 /** os.Args as etcd logs them: the program, then its arguments. */
 function processArgs(): string[] {
   return [process.argv[1] ?? 'etcd', ...process.argv.slice(2)]
-}
-
-/** The data dir already holds a store (etcd's identifyDataDirOrDie finding a member dir). */
-function dataDirInitialized(dir: string): boolean {
-  try {
-    return readdirSync(dir).length > 0
-  } catch {
-    return false
-  }
 }
 
 /** Go's net.Listen error text for Node's listen error on `host:port` ("listen tcp 127.0.0.1:2379: bind: address already in use"). */
@@ -135,15 +196,11 @@ function goListenError(err: unknown, host: string, port: number): string {
   return `listen tcp ${host.includes(':') ? `[${host}]` : host}:${port}: bind: ${text}`
 }
 
-/** etcd's --logger and --log-outputs; a Config without them logs as etcd does by default (zap, "default"). */
-type LoggingFlags = Partial<Pick<LoggingConfig, 'logger' | 'logOutputs' | 'logLevel'>>
-
-async function serve(cfg: Config): Promise<number> {
+async function serve(cfg: Config, notes: readonly LogEntry[], resolve: Resolver): Promise<number> {
   const args = processArgs()
-  const flags: LoggingFlags = cfg
   let lg: ZapLogger
   try {
-    lg = setupLogging({ logger: flags.logger ?? 'zap', logOutputs: flags.logOutputs ?? [DEFAULT_LOG_OUTPUT], logLevel: cfg.logLevel })
+    lg = setupLogging({ logger: cfg.logger, logOutputs: cfg.logOutputs, logLevel: cfg.logLevel })
   } catch (err) {
     if (!(err instanceof LoggingConfigError)) throw err
     // etcd reports these with its default logger (info, stderr), having none of its own.
@@ -151,38 +208,53 @@ async function serve(cfg: Config): Promise<number> {
     return 1
   }
   const peerUrls = cfg.initialAdvertisePeerUrls
+  // A restored snapshot is a member already, as after etcdctl snapshot restore.
+  const memberInitialized = cfg.restoreSnapshot !== undefined || (!cfg.memory && isMemberInitialized(cfg.dataDir))
   const log = new StartupLog(lg, {
     name: cfg.name,
     dataDir: cfg.dataDir,
     memory: cfg.memory,
     etcdVersion: cfg.etcdVersion,
     etcdliteVersion: version(),
-    memberInitialized: cfg.restoreSnapshot !== undefined || (!cfg.memory && dataDirInitialized(cfg.dataDir)),
+    memberInitialized,
     heartbeatIntervalMs: cfg.heartbeatIntervalMs,
     electionTimeoutMs: cfg.electionTimeoutMs,
     initialAdvertisePeerUrls: peerUrls,
-    // etcd's defaults for the peer and bootstrap flags: etcdlite serves no peers.
-    listenPeerUrls: ['http://localhost:2380'],
+    listenPeerUrls: cfg.listenPeerUrls,
     listenClientUrls: cfg.listenClientUrls.map((u) => u.url),
     advertiseClientUrls: cfg.advertiseClientUrls,
     listenMetricsUrls: cfg.listenMetricsUrls.map((u) => u.url),
-    initialCluster: peerUrls.map((u) => `${cfg.name}=${u}`).sort().join(','),
-    initialClusterToken: 'etcd-cluster',
-    initialClusterState: 'new',
+    initialCluster: cfg.initialCluster,
+    initialClusterToken: cfg.initialClusterToken,
+    initialClusterState: cfg.initialClusterState,
     quotaBackendBytes: cfg.quotaBackendBytes,
     maxRequestBytes: cfg.maxRequestBytes,
     autoCompactionMode: cfg.autoCompactionMode,
     autoCompactionRetention: cfg.autoCompactionRetention,
     simpleToken: cfg.authToken.type === 'simple',
   })
-  log.starting(args)
+  log.starting(args, notes)
   let tls: ListenTlsOptions | undefined
   let authToken: NonNullable<EtcdOptions['authToken']>
   try {
     // ---- TLS ----
-    tls = await clientTlsFor(cfg, lg)
+    // etcd configures its peer listeners, then its client listeners, before it creates the server. The TLS
+    // code loads only when a TLS flag is given (a plain start must fit in few file descriptors).
+    const { peerTls, serverTls } = usesTls(cfg) ? await import('../pkg/transport/server-tls.js') : NO_TLS
+    await peerTls(cfg.peerTls, { logger: lg, dataDir: cfg.dataDir, listenPeerUrls: cfg.listenPeerUrls, validityYears: cfg.selfSignedCertValidity, cipherSuites: cfg.cipherSuites })
+    tls = await serverTls(cfg.clientTls, {
+      logger: lg,
+      dataDir: cfg.dataDir,
+      listenUrls: [...cfg.listenClientUrls, ...cfg.listenClientHttpUrls].map((u) => u.url),
+      validityYears: cfg.selfSignedCertValidity,
+      cipherSuites: cfg.cipherSuites,
+      minVersion: cfg.tlsMinVersion,
+      maxVersion: cfg.tlsMaxVersion,
+    })
     // ---- end TLS ----
     log.startingAnEtcdServer()
+    // etcdserver.NewServer's checks of a member it has yet to create.
+    if (!memberInitialized) await verifyBootstrap(cfg, resolve)
     authToken = await authTokenFor(cfg)
   } catch (err) {
     log.failedToStart(err)
@@ -210,8 +282,11 @@ async function serve(cfg: Config): Promise<number> {
       bcryptCost: cfg.bcryptCost,
       autoCompactionMode: cfg.autoCompactionMode,
       autoCompactionRetention: cfg.autoCompactionRetention,
+      metrics: cfg.metrics,
       name: cfg.name,
       peerUrls: cfg.initialAdvertisePeerUrls,
+      memberId: cfg.memberId,
+      clusterId: cfg.clusterId,
       ...(cfg.advertiseClientUrls === undefined ? {} : { advertiseClientUrls: cfg.advertiseClientUrls }),
     }
     // --restore-snapshot: load the snapshot into the new data dir (or memory) first.
@@ -244,7 +319,7 @@ async function serve(cfg: Config): Promise<number> {
     for (const u of cfg.listenClientUrls) {
       let l
       try {
-        l = await etcd.listen({ host: u.host, port: u.port, ...(u.secure && tls !== undefined ? { tls } : {}) })
+        l = await etcd.listen({ host: u.host, port: u.port, maxConcurrentStreams: cfg.maxConcurrentStreams, ...(u.secure && tls !== undefined ? { tls } : {}) })
       } catch (err) {
         throw new Error(goListenError(err, u.host, u.port), { cause: err })
       }

@@ -7,6 +7,7 @@ import { availableParallelism } from 'node:os'
 import { join } from 'node:path'
 import { GoDuration, parseGoDuration } from '../pkg/duration.js'
 import type { ZapLogger } from '../pkg/logger.js'
+import type { LogEntry } from './log-entry.js'
 
 /** etcd's call sites (zap's short caller) in v3.5.17, one per line logged here. */
 const AT = {
@@ -144,10 +145,12 @@ export class StartupLog {
    * From the command line to configuring listeners: etcd validates its config twice (parsing the flags and
    * starting the server), warning each time that gRPC and HTTP share the client port.
    */
-  starting(args: readonly string[]): void {
+  starting(args: readonly string[], notes: readonly LogEntry[] = []): void {
     const f = this.facts
     this.lg.warn('Running http and grpc server on single port. This is not recommended for production.', {}, AT.singlePort)
     this.lg.info('Running: ', { args }, AT.running)
+    // The default host and data dir etcdmain settles on after parsing its flags.
+    for (const n of notes) this.lg.log(n.level, n.msg, n.fields, n.caller)
     if (f.memberInitialized) this.lg.info('server has been already initialized', { 'data-dir': f.dataDir, 'dir-type': 'member' }, AT.alreadyInitialized)
     this.lg.warn('Running http and grpc server on single port. This is not recommended for production.', {}, AT.singlePort)
     this.lg.info('configuring peer listeners', { 'listen-peer-urls': f.listenPeerUrls }, AT.configuringPeers)
@@ -351,4 +354,13 @@ export class StartupLog {
 export function logFailedToVerifyFlags(lg: ZapLogger, args: readonly string[], err: unknown): void {
   lg.info('Running: ', { args }, AT.running)
   lg.warn('failed to verify flags', { error: err }, AT.failedToVerifyFlags)
+}
+
+/**
+ * etcdmain's lines when the start fails before the server exists (a retention or --auth-token etcd's server
+ * refuses, a listener etcdlite cannot serve): the warning and the fatal line (the caller exits 1).
+ */
+export function logFailedToStart(lg: ZapLogger, err: unknown): void {
+  lg.warn('failed to start etcd', { error: err }, AT.failedToStart)
+  lg.log('fatal', 'discovery failed', { error: err }, AT.discoveryFailed)
 }

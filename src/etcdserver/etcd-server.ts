@@ -25,7 +25,7 @@ import {
 } from './apply-auth.js'
 import { Authenticator } from './authenticator.js'
 import { costPut, costTxn, LEASE_OVERHEAD } from './quota.js'
-import { startIdentity, type Identity } from './identity.js'
+import { startIdentity, type Identity, type NewIdentity } from './identity.js'
 import { Maintenance, MAINTENANCE_DEFAULTS, type MaintenanceOptions } from './maintenance.js'
 import { deleteRangeSize, putSize, raftRequestSize, txnSize } from './request-size.js'
 import { ServerStats } from './server-stats.js'
@@ -60,6 +60,8 @@ export interface EtcdServerOptions {
   readonly maintenance: MaintenanceOptions
   /** This member as MemberList shows it: its name and advertised peer and client URLs. */
   readonly member: MemberInfo
+  /** The IDs a store without IDs takes (etcd's, computed from the cluster flags); default: random. */
+  readonly newIdentity?: NewIdentity | undefined
   /** Auto-compaction (parsed --auto-compaction-mode/-retention); undefined: off. */
   readonly autoCompaction?: CompactionRetention | undefined
   /** Simple tokens' TTL (etcd's --auth-token-ttl) and the bcrypt cost of stored passwords (--bcrypt-cost). */
@@ -230,7 +232,7 @@ export class EtcdServer implements WatchServerContext {
       onError: opts.onBackgroundError,
       jwt: opts.auth.jwt,
     })
-    const identity = startIdentity(backend)
+    const identity = startIdentity(backend, opts.newIdentity)
     try {
       await backend.commit()
     } catch (err) {

@@ -1,5 +1,6 @@
-// The member's identity across starts: member and cluster IDs chosen at random when the data dir is
-// created, and the raft term, one more on each start (a one-member etcd campaigns once per start).
+// The member's identity across starts: member and cluster IDs fixed when the data dir is created (etcd's,
+// computed from the cluster flags, when the command passes them; random otherwise), and the raft term, one
+// more on each start (a one-member etcd campaigns once per start).
 import { randomBytes } from 'node:crypto'
 import type { Backend } from '../backend/backend.js'
 import { readU64, u64 } from '../backend/meta-u64.js'
@@ -11,6 +12,12 @@ export interface Identity {
   readonly raftTerm: number
 }
 
+/** The IDs a store takes when it has none yet. */
+export interface NewIdentity {
+  readonly memberId: bigint
+  readonly clusterId: bigint
+}
+
 const randomId = (): bigint => {
   for (;;) {
     const id = randomBytes(8).readBigUInt64BE(0)
@@ -19,15 +26,17 @@ const randomId = (): bigint => {
 }
 
 /**
- * Load (or create) the IDs and count this start as a new term. Writes into the backend's open batch; the
- * caller commits.
+ * Load the stored IDs, or store `fresh` (random IDs when not given) in a store that has none, and count
+ * this start as a new term. A store keeps its IDs whatever the flags say later, as etcd's data dir keeps
+ * its member and cluster (--force-new-cluster included). Writes into the backend's open batch; the caller
+ * commits.
  */
-export function startIdentity(backend: Backend): Identity {
+export function startIdentity(backend: Backend, fresh?: NewIdentity): Identity {
   let memberId = readU64(backend.get('meta', META.memberId))
   let clusterId = readU64(backend.get('meta', META.clusterId))
   if (memberId === undefined || clusterId === undefined) {
-    memberId = randomId()
-    clusterId = randomId()
+    memberId = fresh?.memberId ?? randomId()
+    clusterId = fresh?.clusterId ?? randomId()
     backend.put('meta', META.memberId, u64(memberId))
     backend.put('meta', META.clusterId, u64(clusterId))
   }

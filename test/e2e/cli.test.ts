@@ -64,14 +64,14 @@ async function outcome(p: Promise<unknown>): Promise<unknown> {
 describe('etcdlite CLI: flags', () => {
   const bad = [
     { name: 'an unknown flag', args: ['--no-such-flag'], stderr: /flag provided but not defined: -no-such-flag/ },
-    { name: 'a non-numeric --max-txn-ops', args: ['--max-txn-ops', 'abc'], stderr: /invalid value "abc" for flag --max-txn-ops/ },
-    { name: 'a negative --max-request-bytes', args: ['--max-request-bytes', '-5'], stderr: /--max-request-bytes/ },
-    { name: 'a --listen-client-urls that is not a URL', args: ['--listen-client-urls', 'notaurl'], stderr: /invalid value "notaurl" for flag --listen-client-urls/ },
-    { name: 'a --listen-client-urls without a port', args: ['--listen-client-urls', 'http://127.0.0.1'], stderr: /--listen-client-urls/ },
-    { name: 'a flag missing its value', args: ['--data-dir'], stderr: /--data-dir/ },
-    { name: 'a bad boolean', args: ['--memory=maybe'], stderr: /--memory/ },
-    { name: 'a positional argument', args: ['serve'], stderr: /serve/ },
-    { name: 'a --experimental-watch-progress-notify-interval without a unit', args: ['--experimental-watch-progress-notify-interval', '5'], stderr: /invalid value "5" for flag --experimental-watch-progress-notify-interval/ },
+    { name: 'a non-numeric --max-txn-ops', args: ['--max-txn-ops', 'abc'], stderr: /invalid value "abc" for flag -max-txn-ops: parse error/ },
+    { name: 'a negative --max-request-bytes', args: ['--max-request-bytes', '-5'], stderr: /invalid value "-5" for flag -max-request-bytes: parse error/ },
+    { name: 'a --listen-client-urls that is not a URL', args: ['--listen-client-urls', 'notaurl'], stderr: /invalid value "notaurl" for flag -listen-client-urls: URL scheme must be http, https, unix, or unixs: notaurl/ },
+    { name: 'a --listen-client-urls without a port', args: ['--listen-client-urls', 'http://127.0.0.1'], stderr: /invalid value "http:\/\/127.0.0.1" for flag -listen-client-urls: URL address does not have the form "host:port"/ },
+    { name: 'a flag missing its value', args: ['--data-dir'], stderr: /^flag needs an argument: -data-dir\n/ },
+    { name: 'a bad boolean', args: ['--memory=maybe'], stderr: /invalid boolean value "maybe" for -memory: parse error/ },
+    { name: 'a positional argument', args: ['serve'], stderr: /'serve' is not a valid flag/ },
+    { name: 'a --experimental-watch-progress-notify-interval without a unit', args: ['--experimental-watch-progress-notify-interval', '5'], stderr: /invalid value "5" for flag -experimental-watch-progress-notify-interval: parse error/ },
   ]
   for (const c of bad) {
     it(`${c.name}: exits non-zero with a clear error and does not start`, async () => {
@@ -100,10 +100,18 @@ describe('etcdlite CLI: flags', () => {
     for (const flag of ['--data-dir', '--listen-client-urls', '--max-txn-ops', '--max-request-bytes', '--memory', '--experimental-watch-progress-notify-interval']) assert.match(r.stdout, new RegExp(flag))
   })
 
-  it('--version prints a version and exits 0', () => {
-    const r = runCli(['--version'])
+  it("--version prints etcd's lines (with the etcd version it reports) and etcdlite's, and exits 0", () => {
+    const r = runCli(['--version', '--etcd-version', '3.4.23'])
     assert.equal(r.code, 0, r.stderr)
-    assert.match(r.stdout, /\d+\.\d+\.\d+/)
+    assert.match(r.stdout, /^etcd Version: 3\.4\.23\nGit SHA: .+\nGo Version: .+\nGo OS\/Arch: \w+\/\w+\netcdlite Version: \d+\.\d+\.\d+\n$/)
+  })
+
+  it('--help prints the usage to stderr and every flag to stdout, marking those without effect and etcdlite\'s own', () => {
+    const r = runCli(['-h'])
+    assert.equal(r.code, 0, r.stderr)
+    assert.match(r.stderr, /^Usage:\n\n {2}etcd \[flags\]/)
+    assert.match(r.stdout, /--wal-dir ''\n {4}.*\[no effect in etcdlite\]/)
+    assert.match(r.stdout, /--memory 'false'\n {4}.*\[etcdlite only\]/)
   })
 })
 

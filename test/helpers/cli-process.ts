@@ -21,6 +21,8 @@ export interface CliOptions {
   readonly cwd?: string
   /** Ready timeout in ms (default 20 s). */
   readonly readyTimeoutMs?: number
+  /** The environment (default: this process's). */
+  readonly env?: NodeJS.ProcessEnv
 }
 
 /**
@@ -32,6 +34,7 @@ export async function spawnEtcdlite(args: readonly string[], opts: CliOptions = 
   const proc = spawn(process.execPath, [ETCDLITE_BIN, '--listen-client-urls', 'http://127.0.0.1:0', ...args], {
     stdio: ['ignore', 'ignore', 'pipe'],
     ...(opts.cwd !== undefined ? { cwd: opts.cwd } : {}),
+    ...(opts.env !== undefined ? { env: opts.env } : {}),
   })
   let err = ''
   let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined
