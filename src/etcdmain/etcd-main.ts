@@ -101,8 +101,12 @@ function failure(err: unknown, early: ZapLogger): number {
   throw err
 }
 
-/** Run the server until a signal stops it; resolves with the process exit code. */
-export async function main(argv: readonly string[], io: MainIo = { env: process.env, resolve: systemResolver }): Promise<number> {
+/**
+ * Run the server until a signal stops it. Resolves with the process exit code, or with the signal that
+ * stopped the server: etcd re-raises it once it has shut down, so its parent sees it end by that signal
+ * (exit status 143 for SIGTERM, 130 for SIGINT in a shell).
+ */
+export async function main(argv: readonly string[], io: MainIo = { env: process.env, resolve: systemResolver }): Promise<number | NodeJS.Signals> {
   // etcd's sub-commands run its proxies, which etcdlite does not have.
   if (argv[0] === 'gateway' || argv[0] === 'grpc-proxy') {
     process.stderr.write(`etcdlite does not implement 'etcd ${argv[0]}' (one of etcd's proxies); it runs as a member only\n`)
@@ -196,7 +200,7 @@ function goListenError(err: unknown, host: string, port: number): string {
   return `listen tcp ${host.includes(':') ? `[${host}]` : host}:${port}: bind: ${text}`
 }
 
-async function serve(cfg: Config, notes: readonly LogEntry[], resolve: Resolver): Promise<number> {
+async function serve(cfg: Config, notes: readonly LogEntry[], resolve: Resolver): Promise<number | NodeJS.Signals> {
   const args = processArgs()
   let lg: ZapLogger
   try {
@@ -339,5 +343,5 @@ async function serve(cfg: Config, notes: readonly LogEntry[], resolve: Resolver)
   log.closing(member)
   await etcd.close()
   log.closed()
-  return 0
+  return signal
 }

@@ -132,7 +132,7 @@ describe('leases survive SIGKILL (the real etcd and the etcdlite CLI)', () => {
         await client.put({ key: b('d'), value: b('1') })
         await client.close()
         client = undefined
-        assert.equal(await server?.stop('SIGKILL'), null)
+        assert.equal(await server?.stop('SIGKILL'), 'SIGKILL')
 
         client = await connect()
         const name = (id: bigint): string => (id === l1 ? 'L1' : id === l2 ? 'L2' : String(id))

@@ -90,7 +90,7 @@ describe("etcd's e2e flag set", () => {
   })
 
   it('a restart keeps the stored IDs, whatever the cluster flags say now', async () => {
-    assert.equal(await ours?.stop('SIGTERM'), 0)
+    assert.equal(await ours?.stop('SIGTERM'), 'SIGTERM')
     ours = await spawnEtcdlite(['--name', 'other', '--initial-advertise-peer-urls', 'http://127.0.0.1:9', '--initial-cluster', 'x=http://10.0.0.1:1,y=http://10.0.0.2:1', '--initial-cluster-token', 'changed', '--data-dir', join(dir.path, 'data')])
     assert.deepEqual(await ids(ours.endpoint), WANT)
   })

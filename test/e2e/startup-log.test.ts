@@ -120,7 +120,7 @@ describe('etcdlite CLI: the log etcd writes', () => {
           c.close()
         }
       })
-      assert.equal(r.code, 0)
+      assert.deepEqual([r.code, r.signal], [null, signal], 'it ends by the signal, re-raised as etcd does')
       assert.equal(r.stdout, '', 'etcd writes nothing on stdout')
       for (const e of r.entries) {
         assert.deepEqual(Object.keys(e).slice(0, 4), ['level', 'ts', 'caller', 'msg'], JSON.stringify(e))
@@ -187,7 +187,7 @@ describe('etcdlite CLI: the log etcd writes', () => {
         assert.equal(entries.at(-1)?.['error'], `listen tcp ${String(host)}:${String(port)}: bind: address already in use`)
         assert.equal(typeof entries.at(-1)?.['stacktrace'], 'string')
       })
-      assert.equal(busy.code, 0)
+      assert.equal(busy.signal, 'SIGTERM')
     } finally {
       await dir.remove()
     }

@@ -12,8 +12,8 @@ export interface CliProcess {
   stderr(): string
   /** Set once the process has exited: its code, or the signal that ended it. */
   exit(): { readonly code: number | null; readonly signal: NodeJS.Signals | null } | undefined
-  /** Send `signal` (if still running) and wait for the exit; resolves with the exit code (null if signalled). */
-  stop(signal: NodeJS.Signals): Promise<number | null>
+  /** Send `signal` (if still running) and wait for the exit; resolves with the exit code, or the signal that ended it. */
+  stop(signal: NodeJS.Signals): Promise<number | NodeJS.Signals | null>
 }
 
 export interface CliOptions {
@@ -65,7 +65,7 @@ export async function spawnEtcdlite(args: readonly string[], opts: CliOptions = 
       stop: async (signal) => {
         if (exit === undefined) proc.kill(signal)
         await exited
-        return exit?.code ?? null
+        return exit?.code ?? exit?.signal ?? null
       },
     }
   } catch (e) {

@@ -24,16 +24,16 @@ export interface ServerProcess {
   readonly proc: ChildProcess
   /** Data directory (undefined for in-memory). */
   readonly dataDir: string | undefined
-  /** Send a signal and wait for exit; returns the exit code (or null when killed by a signal). */
-  stop(signal?: NodeJS.Signals): Promise<number | null>
+  /** Send a signal and wait for exit; resolves with the exit code, or the signal that ended the process. */
+  stop(signal?: NodeJS.Signals): Promise<number | NodeJS.Signals | null>
   /** Stop, then delete the data directory if this helper created it. */
   dispose(): Promise<void>
 }
 
-async function exited(proc: ChildProcess): Promise<number | null> {
-  if (proc.exitCode !== null || proc.signalCode !== null) return proc.exitCode
-  const [code] = (await once(proc, 'exit')) as [number | null]
-  return code
+async function exited(proc: ChildProcess): Promise<number | NodeJS.Signals | null> {
+  if (proc.exitCode !== null || proc.signalCode !== null) return proc.exitCode ?? proc.signalCode
+  const [code, signal] = (await once(proc, 'exit')) as [number | null, NodeJS.Signals | null]
+  return code ?? signal
 }
 
 /**
@@ -103,7 +103,7 @@ export async function startReferenceEtcd(extra: readonly string[] = []): Promise
   const dir = await tempDir('etcd-ref-')
   const proc = spawn('etcd', referenceEtcdArgs(dir.path, extra), { stdio: ['ignore', 'ignore', 'pipe'] })
   let tail = ''
-  const stop = async (signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> => {
+  const stop = async (signal: NodeJS.Signals = 'SIGTERM'): Promise<number | NodeJS.Signals | null> => {
     if (proc.exitCode === null && proc.signalCode === null) proc.kill(signal)
     return exited(proc)
   }
@@ -139,7 +139,7 @@ export async function startEtcdliteProcess(opts: EtcdliteProcessOptions = {}): P
   const args = ['--listen-client-urls', 'http://127.0.0.1:0', ...(dataDir === undefined ? ['--memory'] : ['--data-dir', dataDir]), ...(opts.args ?? [])]
   const proc = spawn(process.execPath, [ETCDLITE_BIN, ...args], { stdio: ['ignore', 'ignore', 'pipe'] })
   let tail = ''
-  const stop = async (signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> => {
+  const stop = async (signal: NodeJS.Signals = 'SIGTERM'): Promise<number | NodeJS.Signals | null> => {
     if (proc.exitCode === null && proc.signalCode === null) proc.kill(signal)
     return exited(proc)
   }

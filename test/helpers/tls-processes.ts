@@ -35,10 +35,10 @@ async function exited(proc: ChildProcess): Promise<void> {
 async function startServing(cmd: string, args: readonly string[], match: (line: string) => string | undefined, cleanup: () => Promise<void>): Promise<ServerProcess> {
   const proc = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'] })
   let tail = ''
-  const stop = async (signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> => {
+  const stop = async (signal: NodeJS.Signals = 'SIGTERM'): Promise<number | NodeJS.Signals | null> => {
     if (proc.exitCode === null && proc.signalCode === null) proc.kill(signal)
     await exited(proc)
-    return proc.exitCode
+    return proc.exitCode ?? proc.signalCode
   }
   const dispose = async (): Promise<void> => {
     await stop('SIGKILL')
