@@ -102,6 +102,14 @@ function failure(err: unknown, early: ZapLogger): number {
 }
 
 /**
+ * etcd's ServerConfig.ReqTimeout: 5 s plus two election timeouts (counted in whole heartbeat ticks), the
+ * deadline of its internal requests; 7 s with the default flags.
+ */
+export function requestTimeoutMs(cfg: Pick<Config, 'electionTimeoutMs' | 'heartbeatIntervalMs'>): number {
+  return 5000 + 2 * Math.floor(cfg.electionTimeoutMs / cfg.heartbeatIntervalMs) * cfg.heartbeatIntervalMs
+}
+
+/**
  * Run the server until a signal stops it. Resolves with the process exit code, or with the signal that
  * stopped the server: etcd re-raises it once it has shut down, so its parent sees it end by that signal
  * (exit status 143 for SIGTERM, 130 for SIGINT in a shell).
@@ -304,6 +312,19 @@ async function serve(cfg: Config, notes: readonly LogEntry[], resolve: Resolver)
   const member = { memberId: etcd.server.memberId, clusterId: etcd.server.clusterId }
   log.openedBackend(member, performance.now() - openedAt)
   held.release()
+  log.quotaEnabled()
+  // etcd checks a restarted member's data before serving: its own hash, compared with its peers' (none here).
+  if (memberInitialized && cfg.experimentalInitialCorruptCheck) {
+    log.corruptCheckStarted(member, requestTimeoutMs(cfg))
+    try {
+      await etcd.server.maintenance.localHash()
+    } catch (err) {
+      await etcd.close()
+      log.failedToStart(new Error(`${member.memberId.toString(16)} failed to fetch hash (${err instanceof Error ? err.message : String(err)})`, { cause: err }))
+      return 1
+    }
+    log.corruptCheckPassed(member)
+  }
   log.serverStarted(member)
   const stopped = new Promise<NodeJS.Signals>((resolve) => {
     process.once('SIGINT', () => resolve('SIGINT'))

@@ -133,8 +133,8 @@ const SECTIONS: readonly (readonly [string, readonly Entry[]])[] = [
     ['proxy-read-timeout', 'Read timeout in milliseconds.', 'none'],
   ]],
   ['Experimental feature', [
-    ['experimental-initial-corrupt-check', 'Check the data for corruption before serving.', 'none'],
-    ['experimental-corrupt-check-time', 'Interval between corruption checks.', 'none'],
+    ['experimental-initial-corrupt-check', 'On a restart, read and hash every kept revision before serving; a store that cannot be read stops the start.'],
+    ['experimental-corrupt-check-time', 'Interval between hash comparisons with peers (one member has none to compare with).', 'none'],
     ['experimental-compact-hash-check-enabled', 'Compare compaction hashes with followers.', 'none'],
     ['experimental-compact-hash-check-time', 'Interval between compaction hash checks.', 'none'],
     ['experimental-enable-v2v3', 'Serve v2 requests from the v3 store under this prefix.', 'none'],

@@ -38,6 +38,8 @@ const AT = {
   defaultQuota: 'etcdserver/quota.go:94',
   quota: 'etcdserver/quota.go:117',
   startingEtcdServer: 'etcdserver/server.go:873',
+  startingCorruptCheck: 'etcdserver/corrupt.go:96',
+  corruptCheckPassed: 'etcdserver/corrupt.go:177',
   skippedLeadershipTransfer: 'etcdserver/server.go:1543',
   published: 'etcdserver/server.go:2140',
   settingUpClusterVersion: 'etcdserver/server.go:2651',
@@ -228,18 +230,32 @@ export class StartupLog {
     if (f.simpleToken) this.lg.warn('simple token is not cryptographically signed', {}, AT.simpleToken)
   }
 
-  /**
-   * The rest of NewServer and EtcdServer.Start: the quota, the server, and the member joining the cluster.
-   * A restart replays the cluster version from its log here, before serving.
-   */
-  serverStarted(member: Member): void {
-    const f = this.facts
-    const quota = f.quotaBackendBytes
+  /** The rest of NewServer: the backend quota. */
+  quotaEnabled(): void {
+    const quota = this.facts.quotaBackendBytes
     if (quota === 0) {
       this.lg.info('enabled backend quota with default value', { 'quota-name': 'v3-applier', 'quota-size-bytes': DEFAULT_QUOTA_BYTES, 'quota-size': humanizeBytes(DEFAULT_QUOTA_BYTES) }, AT.defaultQuota)
     } else {
       this.lg.info('enabled backend quota', { 'quota-name': 'v3-applier', 'quota-size-bytes': quota, 'quota-size': humanizeBytes(quota) }, AT.quota)
     }
+  }
+
+  /** --experimental-initial-corrupt-check on a restart, before anything serves: the check starts... */
+  corruptCheckStarted(member: Member, timeoutMs: number): void {
+    this.lg.info('starting initial corruption check', { 'local-member-id': hex(member.memberId), timeout: GoDuration.ms(timeoutMs) }, AT.startingCorruptCheck)
+  }
+
+  /** ...and passes: the local hash was read and no peer disagrees (a single member has none). */
+  corruptCheckPassed(member: Member): void {
+    this.lg.info('initial corruption checking passed; no corruption', { 'local-member-id': hex(member.memberId) }, AT.corruptCheckPassed)
+  }
+
+  /**
+   * EtcdServer.Start: the server, and the member joining the cluster. A restart replays the cluster version
+   * from its log here, before serving.
+   */
+  serverStarted(member: Member): void {
+    const f = this.facts
     this.lg.info('starting etcd server', { 'local-member-id': hex(member.memberId), 'local-server-version': f.etcdVersion, 'cluster-version': 'to_be_decided' }, AT.startingEtcdServer)
     this.lg.info('added member', {
       'cluster-id': hex(member.clusterId),

@@ -9,7 +9,7 @@ import type { EtcdServer } from './etcd-server.js'
 import { AlarmStore, alarmText } from './alarm-store.js'
 import { Cluster } from './cluster.js'
 import { DISK_RESERVE_BYTES } from './quota.js'
-import { hashBackend, hashByRev, type HashSource } from './hash.js'
+import { hashBackend, hashByRev, type HashKVResult, type HashSource } from './hash.js'
 import { snapshotStream } from './snapshot.js'
 import { secondsSince } from '../pkg/histogram.js'
 import type {
@@ -168,6 +168,14 @@ export class Maintenance {
       this.server.kv.metrics.hashRevSec.observe(secondsSince(started))
       return { header: this.server.header(res.revision), hash: res.hash, compactRevision: res.compactRevision }
     })
+  }
+
+  /**
+   * The server's own HashByRev at the current revision, with no caller to authorize: what etcd's corruption
+   * checker computes (it reads every revision kept, so a store it cannot read fails here).
+   */
+  localHash(): Promise<HashKVResult> {
+    return this.track(() => hashByRev(this.hashSource(), this.server.backend, 0))
   }
 
   /** Reclaim backend space (see Backend.defragment); allowed while NOSPACE is raised, as in etcd. */

@@ -171,6 +171,34 @@ describe('etcdlite CLI: the log etcd writes', () => {
     }
   })
 
+  it('--experimental-initial-corrupt-check: nothing on a new member; on a restart, the check starts and passes before the server starts', async () => {
+    const dir = await tempDir('etcdlite-log-')
+    try {
+      const args = [ETCDLITE_BIN, '--data-dir', dir.path, '--listen-client-urls', 'http://127.0.0.1:0', '--experimental-initial-corrupt-check']
+      const first = await runUntilServing(process.execPath, args, 'SIGTERM', async (endpoint) => {
+        const c = rawClient(endpoint)
+        try {
+          await c.kv.Put({ key: Buffer.from('k'), value: Buffer.from('v') })
+        } finally {
+          c.close()
+        }
+      })
+      assert.ok(!messages(first).some((m) => m.includes('corruption')), messages(first).join('\n'))
+      const second = await runUntilServing(process.execPath, args, 'SIGTERM')
+      const msgs = messages(second)
+      assert.ok(inOrder(msgs, [
+        'restarting local member', 'enabled backend quota with default value', 'starting initial corruption check',
+        'initial corruption checking passed; no corruption', 'starting etcd server', 'ready to serve client requests',
+      ]), msgs.join('\n'))
+      const started = second.entries.find((e) => e.msg === 'starting initial corruption check')
+      assert.equal(started?.['timeout'], '7s')
+      assert.equal(started?.caller, 'etcdserver/corrupt.go:96')
+      assert.equal(started?.['local-member-id'], second.entries.find((e) => e.msg === 'restarting local member')?.['local-member-id'])
+    } finally {
+      await dir.remove()
+    }
+  })
+
   it('a start that fails: etcd\'s closing lines, "failed to start etcd" with the reason, a fatal "discovery failed", exit 1', async () => {
     const dir = await tempDir('etcdlite-log-')
     try {
