@@ -1,7 +1,9 @@
 // The etcdlite command: etcd 3.5's command line (flags, ETCD_* environment or --config-file), its checks
 // and failures as etcd reports them, then the store opened and served until SIGINT/SIGTERM.
 import { readFileSync } from 'node:fs'
-import { readFile } from 'node:fs/promises'
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { Etcd, openEtcd } from '../embed/etcd.js'
 import { DataDirError } from '../backend/data-dir.js'
 import { createLogger, type ZapLogger } from '../pkg/logger.js'
@@ -134,7 +136,16 @@ export async function main(argv: readonly string[], io: MainIo = { env: process.
     process.stdout.write(versionText(argv, new Map(env)))
     return 0
   }
-  return serve(parsed.config, parsed.notes, io.resolve)
+  const cfg = parsed.config
+  // --auto-tls / --peer-auto-tls write their certificates under the data dir; with --memory there is none, so
+  // they go to a private temporary directory that goes when the process stops.
+  if (!cfg.memory || !(cfg.clientTls.autoTls || cfg.peerTls.autoTls)) return serve(cfg, parsed.notes, io.resolve, cfg.dataDir)
+  const certDir = await mkdtemp(join(tmpdir(), 'etcdlite-auto-tls-'))
+  try {
+    return await serve(cfg, parsed.notes, io.resolve, certDir)
+  } finally {
+    await rm(certDir, { recursive: true, force: true })
+  }
 }
 
 /** ioutil.ReadFile's errors as Go words them: `open <path>: no such file or directory`, `read <dir>: is a directory`. */
@@ -208,7 +219,7 @@ function goListenError(err: unknown, host: string, port: number): string {
   return `listen tcp ${host.includes(':') ? `[${host}]` : host}:${port}: bind: ${text}`
 }
 
-async function serve(cfg: Config, notes: readonly LogEntry[], resolve: Resolver): Promise<number | NodeJS.Signals> {
+async function serve(cfg: Config, notes: readonly LogEntry[], resolve: Resolver, certDir: string): Promise<number | NodeJS.Signals> {
   const args = processArgs()
   let lg: ZapLogger
   try {
@@ -253,10 +264,10 @@ async function serve(cfg: Config, notes: readonly LogEntry[], resolve: Resolver)
     // etcd configures its peer listeners, then its client listeners, before it creates the server. The TLS
     // code loads only when a TLS flag is given (a plain start must fit in few file descriptors).
     const { peerTls, serverTls } = usesTls(cfg) ? await import('../pkg/transport/server-tls.js') : NO_TLS
-    await peerTls(cfg.peerTls, { logger: lg, dataDir: cfg.dataDir, listenPeerUrls: cfg.listenPeerUrls, validityYears: cfg.selfSignedCertValidity, cipherSuites: cfg.cipherSuites })
+    await peerTls(cfg.peerTls, { logger: lg, dataDir: certDir, listenPeerUrls: cfg.listenPeerUrls, validityYears: cfg.selfSignedCertValidity, cipherSuites: cfg.cipherSuites })
     tls = await serverTls(cfg.clientTls, {
       logger: lg,
-      dataDir: cfg.dataDir,
+      dataDir: certDir,
       listenUrls: [...cfg.listenClientUrls, ...cfg.listenClientHttpUrls].map((u) => u.url),
       validityYears: cfg.selfSignedCertValidity,
       cipherSuites: cfg.cipherSuites,

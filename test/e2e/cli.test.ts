@@ -5,6 +5,7 @@ import assert from 'node:assert/strict'
 import { spawnSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { readdir, readFile, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { spawnEtcdlite, type CliProcess } from '../helpers/cli-process.js'
 import { rawClient, type RawClient } from '../helpers/grpc-client.js'
@@ -315,6 +316,29 @@ describe('etcdlite CLI: data dirs it refuses', () => {
     } finally {
       await first.stop('SIGKILL')
       await dir.remove()
+    }
+  })
+})
+
+describe('etcdlite CLI: --auto-tls with --memory', () => {
+  it('serves TLS with a certificate kept in a temporary directory, nothing in the working directory, and removed at exit', async () => {
+    const cwd = await tempDir('etcdlite-cli-')
+    const autoTlsDirs = async (): Promise<string[]> => (await readdir(tmpdir())).filter((n) => n.startsWith('etcdlite-auto-tls-'))
+    const before = await autoTlsDirs()
+    let s: CliProcess | undefined
+    try {
+      s = await spawnEtcdlite(['--memory', '--auto-tls', '--advertise-client-urls', 'https://127.0.0.1:0'], { cwd: cwd.path, scheme: 'https' })
+      const during = (await autoTlsDirs()).filter((n) => !before.includes(n))
+      assert.equal(during.length, 1, 'one temporary certificate directory while serving')
+      assert.deepEqual((await readdir(join(tmpdir(), during[0] as string, 'fixtures', 'client'))).sort(), ['cert.pem', 'key.pem'])
+      const r = spawnSync('etcdctl', ['--endpoints', `https://${s.endpoint}`, '--insecure-transport=false', '--insecure-skip-tls-verify', 'put', 'k', 'v'], { encoding: 'utf8', env: { ...process.env, ETCDCTL_API: '3' } })
+      if (r.error === undefined) assert.equal(r.stdout.trim(), 'OK', r.stderr)
+      assert.equal(await s.stop('SIGTERM'), 'SIGTERM')
+      assert.deepEqual(await readdir(cwd.path), [], 'nothing written in the working directory')
+      assert.ok(!existsSync(join(tmpdir(), during[0] as string)), 'the certificate directory is removed at exit')
+    } finally {
+      if (s?.exit() === undefined) await s?.stop('SIGKILL')
+      await cwd.remove()
     }
   })
 })

@@ -302,7 +302,7 @@ describe('etcdlite: metrics listener and shutdown', () => {
       assert.match((await http(metrics, '/metrics')).body, /^etcd_server_is_leader 1$/m)
       proc.kill('SIGTERM')
       await until(() => proc.exitCode !== null || proc.signalCode !== null, 'the CLI to exit', 15_000)
-      assert.equal(proc.exitCode, 0)
+      assert.deepEqual([proc.exitCode, proc.signalCode], [null, 'SIGTERM'], 'ended by the signal, re-raised as etcd does')
     } finally {
       if (proc.exitCode === null && proc.signalCode === null) proc.kill('SIGKILL')
     }

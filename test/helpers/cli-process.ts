@@ -23,6 +23,8 @@ export interface CliOptions {
   readonly readyTimeoutMs?: number
   /** The environment (default: this process's). */
   readonly env?: NodeJS.ProcessEnv
+  /** The client URL scheme, for the "serving client traffic" line to wait for (default http). */
+  readonly scheme?: 'http' | 'https'
 }
 
 /**
@@ -31,7 +33,8 @@ export interface CliOptions {
  * it exits or times out first.
  */
 export async function spawnEtcdlite(args: readonly string[], opts: CliOptions = {}): Promise<CliProcess> {
-  const proc = spawn(process.execPath, [ETCDLITE_BIN, '--listen-client-urls', 'http://127.0.0.1:0', ...args], {
+  const scheme = opts.scheme ?? 'http'
+  const proc = spawn(process.execPath, [ETCDLITE_BIN, '--listen-client-urls', `${scheme}://127.0.0.1:0`, ...args], {
     stdio: ['ignore', 'ignore', 'pipe'],
     ...(opts.cwd !== undefined ? { cwd: opts.cwd } : {}),
     ...(opts.env !== undefined ? { env: opts.env } : {}),
@@ -50,7 +53,7 @@ export async function spawnEtcdlite(args: readonly string[], opts: CliOptions = 
     const endpoint = await new Promise<string>((resolve, reject) => {
       if (proc.stderr !== null) {
         createInterface({ input: proc.stderr }).on('line', (line) => {
-          const address = etcdServingAddress(line)
+          const address = etcdServingAddress(line, scheme === 'https')
           if (address !== undefined) resolve(address)
         })
       }
