@@ -523,6 +523,7 @@ export async function openEtcd(opts: EtcdOptions = {}): Promise<Etcd> {
       member: { name: o.name, peerUrls: o.peerUrls, clientUrls: o.advertiseClientUrls ?? [] },
       autoCompaction: parseRetention(o.autoCompactionMode, o.autoCompactionRetention),
       auth: { tokenTtlMs: o.authTokenTtl * 1000, bcryptCost: o.bcryptCost, ...(o.authToken === 'simple' ? {} : { jwt: o.authToken }) },
+      enableV2: o.enableV2,
     })
     const r = server.restored
     logger.info('kvstore restored', { 'current-rev': r.currentRev, 'compact-rev': r.compactRev, 'index-from': r.indexFrom, 'log-entries-read': r.logEntriesRead })

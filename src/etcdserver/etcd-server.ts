@@ -26,6 +26,7 @@ import {
 import { Authenticator } from './authenticator.js'
 import { costPut, costTxn, LEASE_OVERHEAD } from './quota.js'
 import { startIdentity, type Identity } from './identity.js'
+import { V2Server } from './v2-server.js'
 import { Maintenance, MAINTENANCE_DEFAULTS, type MaintenanceOptions } from './maintenance.js'
 import { deleteRangeSize, putSize, raftRequestSize, txnSize } from './request-size.js'
 import type {
@@ -63,6 +64,8 @@ export interface EtcdServerOptions {
   readonly autoCompaction?: CompactionRetention | undefined
   /** Simple tokens' TTL (etcd's --auth-token-ttl) and the bcrypt cost of stored passwords (--bcrypt-cost). */
   readonly auth: AuthOptions
+  /** Serve etcd's v2 API (etcd's --enable-v2): open the v2 store with the server. */
+  readonly enableV2: boolean
 }
 
 export interface AuthOptions {
@@ -100,6 +103,7 @@ export const SERVER_DEFAULTS = {
   maintenance: MAINTENANCE_DEFAULTS,
   member: { name: 'default', peerUrls: ['http://localhost:2380'], clientUrls: [] },
   auth: { tokenTtlMs: 300_000, bcryptCost: 10 } as AuthOptions,
+  enableV2: false,
 } as const
 
 /** What the open of the store did (EtcdServer.restored). */
@@ -139,6 +143,8 @@ export class EtcdServer implements WatchServerContext {
   member: MemberInfo
   /** How the open restored the store: its revisions, and where its key index came from (for the start-up log). */
   readonly restored: RestoreInfo
+  /** The v2 API (store, auth, stats) when enabled; the HTTP handler serves /v2 from it. */
+  v2: V2Server | undefined
   private readonly opts: EtcdServerOptions
   private readonly leaseExists: LeaseLookup
   private readonly autoCompactor: AutoCompactor | undefined
@@ -238,6 +244,14 @@ export class EtcdServer implements WatchServerContext {
     })
     // Raised alarms (NOSPACE) are in force before the first request.
     await server.maintenance.restore()
+    if (opts.enableV2) {
+      try {
+        server.v2 = await V2Server.open(server, opts.onBackgroundError)
+      } catch (err) {
+        await server.close()
+        throw err
+      }
+    }
     return server
   }
 
@@ -538,6 +552,7 @@ export class EtcdServer implements WatchServerContext {
   close(): Promise<void> {
     this.closing ??= (async () => {
       await this.autoCompactor?.stop()
+      await this.v2?.close()
       if (this.inflight > 0) await new Promise<void>((resolve) => (this.drained = resolve))
       await this.progressTicker.stop()
       await this.lessor.stop()
