@@ -383,8 +383,8 @@ async function serveMembers(v2: V2Server, r: GoRequest, w: GoResponse, report: (
   if (!allowMethod(w, r.method, 'GET', 'POST', 'DELETE', 'PUT')) return
   if (!(await hasWriteRootAccess(v2.auth, r))) return writeNoAuth(w)
   w.setHeader('X-Etcd-Cluster-Id', v2.clusterIdString())
-  // etcdlite is one member whose membership cannot change. An add, or removing this member, fails in etcd
-  // too (not enough started members: a 500); an update of this member, which etcd applies, fails here alike.
+  // etcdlite is one member whose membership cannot change. Removing this member fails in etcd too (not
+  // enough started members: a 500); an add or an update of this member, which etcd applies, fails alike.
   const refuse = (): void => writeError(w, new Error('etcdserver: etcdlite is a single-member server; cluster membership cannot change'), report)
   switch (r.method) {
     case 'GET': {
