@@ -9,9 +9,15 @@
  *   big-endian), as etcd's `auth` bucket.
  * - `authUsers`: one record per user. Key = user name, value = encoded authpb.User (password as a bcrypt hash).
  * - `authRoles`: one record per role. Key = role name, value = encoded authpb.Role.
+ * - `v2store`: the v2 API's store (etcd keeps it in raft snapshots, not in its bbolt backend), written only
+ *   with --enable-v2; etcdserver/api/v2store/persist.ts has its records.
  */
-export type Bucket = 'key' | 'meta' | 'lease' | 'alarm' | 'auth' | 'authUsers' | 'authRoles'
+export type Bucket = 'key' | 'meta' | 'lease' | 'alarm' | 'auth' | 'authUsers' | 'authRoles' | 'v2store'
 
+/**
+ * The buckets of etcd's backend, which Hash covers and snapshots carry: every bucket but `v2store` (etcd's
+ * v2 store is not in its backend, so a v2 write changes no hash, and a restored member starts a new one).
+ */
 export const BUCKETS: readonly Bucket[] = ['key', 'meta', 'lease', 'alarm', 'auth', 'authUsers', 'authRoles']
 
 /**
@@ -27,6 +33,7 @@ export const BUCKET_PREFIX: Readonly<Record<Bucket, number>> = {
   auth: 0x41 /* A */,
   authUsers: 0x55 /* U */,
   authRoles: 0x52 /* R */,
+  v2store: 0x32 /* 2 */,
 }
 
 const ascii = (s: string): Uint8Array => Buffer.from(s, 'latin1')

@@ -554,6 +554,7 @@ export async function openEtcd(opts: EtcdOptions = {}): Promise<Etcd> {
       autoCompaction: parseRetention(o.autoCompactionMode, o.autoCompactionRetention),
       metrics: o.metrics,
       auth: { tokenTtlMs: o.authTokenTtl * 1000, bcryptCost: o.bcryptCost, ...(o.authToken === 'simple' ? {} : { jwt: o.authToken }) },
+      enableV2: o.enableV2,
     })
     const r = server.restored
     // etcd's mvcc logs this line (with current-rev) as it opens its store; the other fields are etcdlite's.

@@ -4,12 +4,19 @@
 // ({"health":"true","reason":""}, ?exclude=ALARM, ?serializable=true) by default, 3.4's ({"health":"true"},
 // ?exclude=ALARM, always a linearizable check) when it reports 3.4.x, as clients parse either. Both kinds of
 // listener also serve etcd 3.5.11+'s /livez and /readyz and their per-check sub-paths (health-checks.ts).
+// With the v2 API on (--enable-v2) the client URL is etcd's v2 handler instead (etcdserver/api/v2http):
+// /v2/..., /version, /metrics and a /health that checks the v2 store, and no /livez or /readyz, as etcd 3.5.
+// Every client URL response carries etcd's CORS headers, and OPTIONS is answered 200 (its accessController).
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { EtcdServer } from '../etcdserver/etcd-server.js'
 import { majorMinor, serverMetrics } from '../etcdserver/metrics.js'
 import type { AlarmType } from '../etcdserver/types.js'
 import { isEtcdError } from '../pkg/errors.js'
+import { parseRequestUri } from '../pkg/go-url.js'
+import { badRequest, newClientHandler } from '../etcdserver/api/v2http/client.js'
+import { requestV2 } from '../etcdserver/v2-request.js'
+import type { V2Server } from '../etcdserver/v2-server.js'
 import { checksFor, runHealthChecks } from './health-checks.js'
 
 /** Which endpoints a listener serves: the client URL's, or a metrics URL's (no /version, as in etcd). */
@@ -39,10 +46,8 @@ const raisedAlarms = (server: EtcdServer): readonly AlarmType[] => server.mainte
  * shows a working server, as etcd counts it.
  */
 export function checkHealth(server: EtcdServer, excluded: ReadonlySet<string>, serializable: boolean): Health {
-  for (const alarm of raisedAlarms(server)) {
-    if (alarm === 'NONE' || excluded.has(alarm)) continue
-    return { health: 'false', reason: alarm === 'NOSPACE' || alarm === 'CORRUPT' ? `ALARM ${alarm}` : 'ALARM UNKNOWN' }
-  }
+  const alarms = checkAlarms(server, excluded)
+  if (alarms.health !== 'true') return alarms
   try {
     server.range({ key: new Uint8Array([0]), rangeEnd: new Uint8Array([0]), limit: 1, keysOnly: true, serializable })
   } catch (err) {
@@ -51,6 +56,49 @@ export function checkHealth(server: EtcdServer, excluded: ReadonlySet<string>, s
     }
   }
   return { health: 'true', reason: '' }
+}
+
+/** etcd's checkAlarms: the first raised alarm not excluded fails the check. */
+function checkAlarms(server: EtcdServer, excluded: ReadonlySet<string>): Health {
+  for (const alarm of raisedAlarms(server)) {
+    if (alarm === 'NONE' || excluded.has(alarm)) continue
+    return { health: 'false', reason: alarm === 'NOSPACE' || alarm === 'CORRUPT' ? `ALARM ${alarm}` : 'ALARM UNKNOWN' }
+  }
+  return { health: 'true', reason: '' }
+}
+
+/** etcd 3.5's /health with the v2 API on: the alarms, then a quorum read of the v2 store (one raft entry). */
+async function checkV2Health(server: EtcdServer, v2: V2Server, excluded: ReadonlySet<string>): Promise<Health> {
+  const alarms = checkAlarms(server, excluded)
+  if (alarms.health !== 'true') return alarms
+  try {
+    await v2.do(requestV2({ method: 'QGET', path: '' }))
+  } catch (err) {
+    return { health: 'false', reason: `QGET ERROR:${err instanceof Error ? err.message : String(err)}` }
+  }
+  return { health: 'true', reason: '' }
+}
+
+/** etcd's accessController for the client URL: CORS headers on every response, OPTIONS answered at once. */
+function withAccessController(handler: RequestListener): RequestListener {
+  return (req, res) => {
+    try {
+      // Go's server answers a request target it cannot parse before any handler runs.
+      parseRequestUri(req.url ?? '/')
+    } catch {
+      badRequest(res)
+      return
+    }
+    res.setHeader('Access-Control-Allow-Origin', '*')
+    res.setHeader('Access-Control-Allow-Methods', 'POST, GET, OPTIONS, PUT, DELETE')
+    res.setHeader('Access-Control-Allow-Headers', 'accept, content-type, authorization')
+    if (req.method === 'OPTIONS') {
+      res.writeHead(200, { 'Content-Length': '0' })
+      res.end()
+      return
+    }
+    handler(req, res)
+  }
 }
 
 /**
@@ -64,22 +112,30 @@ export function checkHealth(server: EtcdServer, excluded: ReadonlySet<string>, s
  */
 export function httpHandler(server: EtcdServer, endpoints: HttpEndpoints): RequestListener {
   const metrics = serverMetrics(server)
-  const health = (req: IncomingMessage, res: ServerResponse, url: URL): void => {
-    if (req.method !== 'GET') {
-      httpError(res, 405, 'Method Not Allowed', { Allow: 'GET' })
-      return
-    }
-    const v34 = majorMinor(metrics.etcdVersion()) === '3.4'
-    const serializable = !v34 && url.searchParams.get('serializable') === 'true'
-    const h = checkHealth(server, new Set(url.searchParams.getAll('exclude').filter((a) => a !== '')), serializable)
+  // 3.4 writes the body without "reason" and has no serializable check.
+  const v34 = (): boolean => majorMinor(metrics.etcdVersion()) === '3.4'
+  const answerHealth = (res: ServerResponse, h: Health): void => {
     metrics.healthChecked(h.health === 'true')
-    const body = JSON.stringify(v34 ? { health: h.health } : h)
+    const body = JSON.stringify(v34() ? { health: h.health } : h)
     if (h.health !== 'true') {
       httpError(res, 503, body)
       return
     }
     res.writeHead(200, { 'Content-Type': TEXT })
     res.end(body)
+  }
+  const health = (req: IncomingMessage, res: ServerResponse, url: URL): void => {
+    if (req.method !== 'GET') {
+      httpError(res, 405, 'Method Not Allowed', { Allow: 'GET' })
+      return
+    }
+    const excluded = new Set(url.searchParams.getAll('exclude').filter((a) => a !== ''))
+    const v2 = endpoints === 'client' ? server.v2 : undefined
+    if (v2 !== undefined) {
+      void checkV2Health(server, v2, excluded).then((h) => answerHealth(res, h))
+      return
+    }
+    answerHealth(res, checkHealth(server, excluded, !v34() && url.searchParams.get('serializable') === 'true'))
   }
   const version = (req: IncomingMessage, res: ServerResponse): void => {
     if (req.method !== 'GET') {
@@ -113,8 +169,16 @@ export function httpHandler(server: EtcdServer, endpoints: HttpEndpoints): Reque
       (err: unknown) => httpError(res, 500, `An error has occurred while serving metrics:\n\n${err instanceof Error ? err.message : String(err)}`),
     )
   }
-  return (req, res) => {
-    const url = new URL(req.url ?? '/', 'http://localhost')
+  const requestUrl = (req: IncomingMessage): URL => new URL(req.url ?? '/', 'http://localhost')
+  if (endpoints === 'client' && server.v2 !== undefined) {
+    return withAccessController(newClientHandler(server.v2, {
+      version: (req, res) => version(req, res),
+      metrics: (_req, res) => prometheus(res),
+      health: (req, res) => health(req, res, requestUrl(req)),
+    }))
+  }
+  const handler: RequestListener = (req, res) => {
+    const url = requestUrl(req)
     switch (url.pathname) {
       case '/health':
         health(req, res, url)
@@ -139,6 +203,7 @@ export function httpHandler(server: EtcdServer, endpoints: HttpEndpoints): Reque
     }
     httpError(res, 404, '404 page not found')
   }
+  return endpoints === 'client' ? withAccessController(handler) : handler
 }
 
 /** A plain HTTP listener (etcd's --listen-metrics-urls). */

@@ -231,7 +231,7 @@ const OPTIONS = record({
   authToken: opt((v, call, path) =>
     v === 'simple' ? v : typeof v === 'object' && v !== null ? JWT_OPTIONS(v, call, path)
       : refuse(call, path, "'simple' or a JWT options object", typeof v === 'string' ? `'${v}'` : describe(v))),
-  authTokenTtl: opt(int), bcryptCost: opt(int),
+  authTokenTtl: opt(int), bcryptCost: opt(int), enableV2: opt(bool),
 })
 
 /** The checker of each entry point's request, by the name the error message gives the call. */

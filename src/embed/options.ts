@@ -92,6 +92,12 @@ export interface EtcdOptions {
   /** bcrypt cost of stored passwords, 4..31 (etcd's --bcrypt-cost; out of range: 10). Default 10. */
   readonly bcryptCost?: number
   // ---- end Auth options ----
+  /**
+   * Serve etcd's v2 API on the client URLs (etcd's --enable-v2): /v2/keys, /v2/auth, /v2/members,
+   * /v2/machines and /v2/stats, with the v2 store kept in the database (in memory with `memory`). Without
+   * it those paths answer 404, as etcd 3.5 without --enable-v2. Default false.
+   */
+  readonly enableV2?: boolean
 }
 
 export const ETCD_DEFAULTS = {
@@ -114,6 +120,7 @@ export const ETCD_DEFAULTS = {
   authToken: 'simple',
   authTokenTtl: 300,
   bcryptCost: 10,
+  enableV2: false,
 } as const
 
 export interface ListenOptions {

@@ -69,7 +69,7 @@ const SECTIONS: readonly (readonly [string, readonly Entry[]])[] = [
     ['pre-vote', 'Run raft\'s pre-vote phase.', 'none'],
     ['auto-compaction-retention', "Auto-compaction retention: a duration ('1h'; a bare number is hours) or a revision count. 0 disables it."],
     ['auto-compaction-mode', "How to read the retention: 'periodic' (a duration) or 'revision' (a count)."],
-    ['enable-v2', 'Serve etcd\'s v2 API.', 'none'],
+    ['enable-v2', 'Serve etcd\'s v2 API (keys, auth, members, stats) on the client URLs.'],
     ['v2-deprecation', "v2 store deprecation stage: 'not-yet', 'write-only', 'write-only-drop-data' or 'gone'.", 'none'],
   ]],
   ['Security', [

@@ -26,6 +26,7 @@ import {
 import { Authenticator } from './authenticator.js'
 import { costPut, costTxn, LEASE_OVERHEAD } from './quota.js'
 import { startIdentity, type Identity, type NewIdentity } from './identity.js'
+import { V2Server } from './v2-server.js'
 import { Maintenance, MAINTENANCE_DEFAULTS, type MaintenanceOptions } from './maintenance.js'
 import { deleteRangeSize, putSize, raftRequestSize, txnSize } from './request-size.js'
 import { ServerStats } from './server-stats.js'
@@ -68,6 +69,8 @@ export interface EtcdServerOptions {
   readonly auth: AuthOptions
   /** etcd's --metrics: 'extensive' adds the per-method gRPC handling-time histogram to /metrics. */
   readonly metrics: 'basic' | 'extensive'
+  /** Serve etcd's v2 API (etcd's --enable-v2): open the v2 store with the server. */
+  readonly enableV2: boolean
 }
 
 export interface AuthOptions {
@@ -109,6 +112,7 @@ export const SERVER_DEFAULTS = {
   member: { name: 'default', peerUrls: ['http://localhost:2380'], clientUrls: [] },
   auth: { tokenTtlMs: 300_000, bcryptCost: 10 } as AuthOptions,
   metrics: 'basic',
+  enableV2: false,
 } as const
 
 /** What the open of the store did (EtcdServer.restored). */
@@ -150,6 +154,8 @@ export class EtcdServer implements WatchServerContext {
   member: MemberInfo
   /** How the open restored the store: its revisions, and where its key index came from (for the start-up log). */
   readonly restored: RestoreInfo
+  /** The v2 API (store, auth, stats) when enabled; the HTTP handler serves /v2 from it. */
+  v2: V2Server | undefined
   private readonly opts: EtcdServerOptions
   private readonly leaseExists: LeaseLookup
   private readonly autoCompactor: AutoCompactor | undefined
@@ -250,6 +256,14 @@ export class EtcdServer implements WatchServerContext {
     })
     // Raised alarms (NOSPACE) are in force before the first request.
     await server.maintenance.restore()
+    if (opts.enableV2) {
+      try {
+        server.v2 = await V2Server.open(server, opts.onBackgroundError)
+      } catch (err) {
+        await server.close()
+        throw err
+      }
+    }
     return server
   }
 
@@ -594,6 +608,7 @@ export class EtcdServer implements WatchServerContext {
   close(): Promise<void> {
     this.closing ??= (async () => {
       await this.autoCompactor?.stop()
+      await this.v2?.close()
       if (this.inflight > 0) await new Promise<void>((resolve) => (this.drained = resolve))
       await this.progressTicker.stop()
       await this.lessor.stop()

@@ -125,11 +125,12 @@ function check(store: HashSource, rev: number, current: number): void {
 
 /**
  * Keys no user controls and that change without a user's request, left out of the whole-backend hash as
- * etcd leaves out consistent_index: the raft term, bumped on every start, and the index checkpoint, which
- * the store rewrites in the background and at close (a cache of the log).
+ * etcd leaves out consistent_index: the raft term, bumped on every start, the index checkpoint, which
+ * the store rewrites in the background and at close (a cache of the log), and the count of applied entries
+ * that took no revision (etcd's consistent_index moves with them: a v2 write changes no v3 hash).
  */
 function hashIgnores(bucket: Bucket, key: Uint8Array): boolean {
-  return bucket === 'meta' && (equalBytes(key, META.term) || isCheckpointKey(key))
+  return bucket === 'meta' && (equalBytes(key, META.term) || equalBytes(key, META.extraIndex) || isCheckpointKey(key))
 }
 
 /**

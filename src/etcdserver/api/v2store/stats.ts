@@ -1,0 +1,36 @@
+// etcd's v2store Stats: success and failure counts of each store operation and of expired keys, which
+// /v2/stats/store shows with the number of watchers. The write counts survive a restart (etcd replays its
+// log into the store); the read counts start again (reads are not logged).
+
+export const STAT_FIELDS = [
+  'getsSuccess', 'getsFail', 'setsSuccess', 'setsFail', 'deleteSuccess', 'deleteFail', 'updateSuccess', 'updateFail',
+  'createSuccess', 'createFail', 'compareAndSwapSuccess', 'compareAndSwapFail', 'compareAndDeleteSuccess',
+  'compareAndDeleteFail', 'expireCount',
+] as const
+
+export type StatField = (typeof STAT_FIELDS)[number]
+
+/** The counters that come back after a restart. */
+export const WRITE_STAT_FIELDS: readonly StatField[] = STAT_FIELDS.filter((f) => f !== 'getsSuccess' && f !== 'getsFail')
+
+export class Stats {
+  private readonly counts = new Map<StatField, number>(STAT_FIELDS.map((f) => [f, 0]))
+
+  inc(field: StatField): void {
+    this.counts.set(field, this.get(field) + 1)
+  }
+
+  get(field: StatField): number {
+    return this.counts.get(field) ?? 0
+  }
+
+  set(field: StatField, n: number): void {
+    this.counts.set(field, n)
+  }
+
+  /** etcd's JsonStats: every counter in etcd's order, then the watcher count. */
+  toJson(watchers: number): string {
+    const fields = STAT_FIELDS.map((f) => `"${f}":${this.get(f)}`)
+    return `{${fields.join(',')},"watchers":${watchers}}`
+  }
+}
