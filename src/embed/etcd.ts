@@ -486,7 +486,7 @@ export class Etcd implements AsyncDisposable {
       // The client port also answers /health, /metrics and /version over HTTP/1.1, as etcd's does.
       http: httpHandler(this.server, 'client'),
       // ---- TLS ----
-      ...(tls === undefined ? {} : { tls }),
+      ...(tls === undefined ? {} : { tls, alsoInsecure: opts.alsoInsecure === true }),
       ...maxStreams,
       // ---- end TLS ----
     })
@@ -496,7 +496,8 @@ export class Etcd implements AsyncDisposable {
     if (!this.advertised) {
       const m = this.server.member
       // ---- TLS ---- (a TLS listener is advertised as https://)
-      this.server.member = { ...m, clientUrls: [...m.clientUrls, `${opts.tls === undefined ? 'http' : 'https'}://${endpoint}`] }
+      const schemes = opts.tls === undefined ? ['http'] : opts.alsoInsecure === true ? ['http', 'https'] : ['https']
+      this.server.member = { ...m, clientUrls: [...m.clientUrls, ...schemes.map((s) => `${s}://${endpoint}`)] }
       // ---- end TLS ----
     }
     return { host, port, endpoint }

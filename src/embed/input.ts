@@ -284,6 +284,7 @@ const CHECKS = {
       allowedHostnames: opt(arrayOf(str)), cipherSuites: opt(arrayOf(str)), minVersion: opt(str), maxVersion: opt(str),
       logRejectedConnections: opt(bool),
     })),
+    alsoInsecure: opt(bool),
     maxConcurrentStreams: opt(uint32),
   }),
   listenMetrics: record({ host: opt(str), port: opt(port) }),

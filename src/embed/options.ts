@@ -131,6 +131,11 @@ export interface ListenOptions {
   /** Serve TLS (an https:// client URL); see ListenTlsOptions. Default: plaintext. */
   readonly tls?: ListenTlsOptions
   /**
+   * With `tls`, serve plaintext connections on the same port too, told apart by their first byte, as etcd
+   * does when an http:// and an https:// client URL name the same host and port. Default false.
+   */
+  readonly alsoInsecure?: boolean
+  /**
    * The HTTP/2 SETTINGS_MAX_CONCURRENT_STREAMS each client connection is told (etcd's
    * --max-concurrent-streams). A client that opens more gets RST_STREAM for each stream beyond it, as from
    * etcd: REFUSED_STREAM, or on TLS, once it has acknowledged the setting, PROTOCOL_ERROR. 0 is etcd's

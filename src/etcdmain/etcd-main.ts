@@ -353,15 +353,31 @@ async function serve(cfg: Config, notes: readonly LogEntry[], resolve: Resolver,
       }
     }
     // ---- TLS ----
+    // As etcd, an http:// and an https:// URL on the same host:port share one listener that takes both.
+    const ports = new Map<string, { host: string; port: number; insecure: boolean; secure: boolean }>()
     for (const u of cfg.listenClientUrls) {
+      const key = `${u.host}\0${u.port}`
+      const p = ports.get(key) ?? { host: u.host, port: u.port, insecure: false, secure: false }
+      if (u.secure) p.secure = true
+      else p.insecure = true
+      ports.set(key, p)
+    }
+    for (const p of ports.values()) {
       let l
+      const secure = p.secure && tls !== undefined
       try {
-        l = await etcd.listen({ host: u.host, port: u.port, maxConcurrentStreams: cfg.maxConcurrentStreams, ...(u.secure && tls !== undefined ? { tls } : {}) })
+        l = await etcd.listen({ host: p.host, port: p.port, maxConcurrentStreams: cfg.maxConcurrentStreams, ...(p.secure && tls !== undefined ? { tls, alsoInsecure: p.insecure } : {}) })
       } catch (err) {
-        throw new Error(goListenError(err, u.host, u.port), { cause: err })
+        throw new Error(goListenError(err, p.host, p.port), { cause: err })
       }
-      bound.push(`${u.secure ? 'https' : 'http'}://${l.endpoint}`)
-      listeners.push({ address: l.endpoint, secure: u.secure })
+      if (p.insecure || !secure) {
+        bound.push(`http://${l.endpoint}`)
+        listeners.push({ address: l.endpoint, secure: false })
+      }
+      if (secure) {
+        bound.push(`https://${l.endpoint}`)
+        listeners.push({ address: l.endpoint, secure: true })
+      }
     }
     // ---- end TLS ----
   } catch (err) {

@@ -39,12 +39,17 @@ export interface GrpcServerOptions {
   readonly http?: RequestListener
   /** Serve TLS on every listener (etcd's https:// client URLs); see TlsServerOptions. Default: plaintext. */
   readonly tls?: TlsServerOptions
+  /** With `tls`, take plaintext connections on the same listeners too (a first byte other than a TLS handshake's). */
+  readonly alsoInsecure?: boolean
   /**
    * SETTINGS_MAX_CONCURRENT_STREAMS of every connection, and the streams beyond it refused as etcd refuses
    * them (etcd's --max-concurrent-streams; grpc/stream-limit.ts). Default 2^32-1, etcd's.
    */
   readonly maxConcurrentStreams?: number
 }
+
+/** The content type of a TLS handshake record: the first byte a TLS client sends. */
+const TLS_HANDSHAKE_RECORD = 0x16
 
 /** The start of the HTTP/2 client preface: a connection that starts with it is gRPC, anything else HTTP/1.x. */
 const H2_PREFACE = Buffer.from('PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n')
@@ -141,6 +146,7 @@ export class GrpcServer {
   /** TLS: the options, and the listener that terminates TLS before routing, made by the first bind() (undefined: plaintext). */
   private readonly tls: TlsServerOptions | undefined
   private tlsFront: TlsListener | undefined
+  private readonly alsoInsecure: boolean
   /** Bound listeners, every connection they accepted, and those not yet routed to gRPC or HTTP. */
   private readonly nets: NetServer[] = []
   private readonly sockets = new Set<Socket>()
@@ -188,6 +194,7 @@ export class GrpcServer {
 
     // TLS: grpc-js gets the decrypted TLSSocket, so its injector stays insecure.
     this.tls = opts.tls
+    this.alsoInsecure = opts.alsoInsecure === true
     this.h2front = new Http2Front(this.server, { native, maxConcurrentStreams, secure: opts.tls !== undefined })
     const handle = opts.http ?? notFound
     this.http = createHttpServer((req, res) => {
@@ -230,7 +237,8 @@ export class GrpcServer {
     // answer. route() turns it off for the connections it gives to HTTP/2.
     const net = createNetServer({ noDelay: true, allowHalfOpen: true }, (socket) => {
       if (this.tlsFront === undefined) this.route(socket)
-      else this.tlsFront.accept(socket)
+      else if (!this.alsoInsecure) this.tlsFront.accept(socket)
+      else this.sniffTls(socket, this.tlsFront)
     })
     return new Promise((resolve, reject) => {
       net.once('error', reject)
@@ -240,6 +248,37 @@ export class GrpcServer {
         this.nets.push(net)
         resolve((net.address() as AddressInfo).port)
       })
+    })
+  }
+
+  /**
+   * A port that serves TLS and plaintext (etcd's cmux on a host:port with both http:// and https:// URLs):
+   * a connection whose first byte starts a TLS handshake record goes to TLS, any other to route(). The bytes
+   * read are put back; node:tls takes a socket's buffered bytes as received.
+   */
+  private sniffTls(socket: Socket, front: TlsListener): void {
+    // Tracked as unrouted meanwhile, so that shutdown() destroys a connection that never sends a byte.
+    this.sockets.add(socket)
+    this.unrouted.add(socket)
+    socket.once('close', () => {
+      this.sockets.delete(socket)
+      this.unrouted.delete(socket)
+    })
+    if (this.stopping !== undefined) {
+      socket.destroy()
+      return
+    }
+    const drop = (): void => {
+      socket.destroy()
+    }
+    socket.on('error', drop)
+    socket.once('data', (chunk: Buffer) => {
+      socket.pause()
+      socket.off('error', drop)
+      this.unrouted.delete(socket)
+      socket.unshift(chunk)
+      if (chunk[0] === TLS_HANDSHAKE_RECORD) front.accept(socket)
+      else this.route(socket)
     })
   }
 

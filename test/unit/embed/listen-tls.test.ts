@@ -15,7 +15,7 @@ let otherPki: Pki
 let alice: CertFiles
 let stranger: CertFiles
 let etcd: Etcd
-const listeners: Record<'tls' | 'mtls' | 'plain', Listener> = {} as Record<'tls' | 'mtls' | 'plain', Listener>
+const listeners: Record<'tls' | 'mtls' | 'plain' | 'both', Listener> = {} as Record<'tls' | 'mtls' | 'plain' | 'both', Listener>
 
 before(async () => {
   ;[pki, otherPki] = await Promise.all([createPki(), createPki()])
@@ -25,6 +25,7 @@ before(async () => {
   listeners.tls = await etcd.listen({ port: 0, tls: server })
   listeners.mtls = await etcd.listen({ port: 0, tls: { ...server, trustedCa: pki.ca, clientCertAuth: true } })
   listeners.plain = await etcd.listen({ port: 0 })
+  listeners.both = await etcd.listen({ port: 0, tls: server, alsoInsecure: true })
 })
 
 after(async () => {
@@ -112,12 +113,35 @@ describe('listen({ tls }) serves HTTPS on the same port', () => {
 })
 
 describe('MemberList advertises each listener with its scheme', () => {
-  it('https:// for TLS listeners, http:// for plaintext ones', async () => {
+  it('https:// for TLS listeners, http:// for plaintext ones, both for one that takes both', async () => {
     const { members } = await etcd.memberList()
     assert.deepEqual(members[0]?.clientUrls, [
       `https://${listeners.tls.endpoint}`,
       `https://${listeners.mtls.endpoint}`,
       `http://${listeners.plain.endpoint}`,
+      `http://${listeners.both.endpoint}`,
+      `https://${listeners.both.endpoint}`,
     ])
+  })
+})
+
+describe('listen({ tls, alsoInsecure }): TLS and plaintext on one port, as etcd serves an http:// and an https:// URL on the same host:port', () => {
+  it('gRPC over TLS and in plaintext on the same port', async () => {
+    for (const creds of [ssl(() => pki.ca)(), grpc.credentials.createInsecure()]) {
+      const kv = new (loadEtcdProto().etcdserverpb.KV)(`localhost:${listeners.both.port}`, creds)
+      try {
+        const r = await unary(kv, 'Range')({ key: Buffer.from('k') })
+        assert.ok(r['header'] !== undefined)
+      } finally {
+        kv.close()
+      }
+    }
+  })
+
+  it('HTTPS and plain HTTP on the same port', async () => {
+    assert.equal((await getHttps(listeners.both.port, '/health', { ca: pki.ca })).status, 200)
+    const plain = await fetch(`http://127.0.0.1:${listeners.both.port}/health`)
+    assert.equal(plain.status, 200)
+    assert.equal(((await plain.json()) as { health: string }).health, 'true')
   })
 })
