@@ -2,6 +2,7 @@
 // default, read with Go's flag semantics, then the ETCD_* environment or, with --config-file, a YAML file
 // instead of both; validated as etcd validates it; and turned into the Config etcdlite runs with. Pure:
 // argv, the environment and a file reader in; a ParseResult or one of errors.ts's errors out.
+import type { TlsInfoFlags } from '../pkg/transport/server-tls.js'
 import { parseGoDuration } from '../pkg/duration.js'
 import { InvalidRetentionError, parseRetention } from '../etcdserver/auto-compactor.js'
 import { bootstrapIds, peerUrlsMapAndToken } from './bootstrap.js'
@@ -35,30 +36,11 @@ export interface ClientUrl {
 }
 
 /** etcd's client TLS settings (ClientTLSInfo and --auto-tls): file paths, '' when not given. */
-export interface ClientTlsFlags {
-  readonly certFile: string
-  readonly keyFile: string
-  readonly trustedCaFile: string
-  readonly clientCertAuth: boolean
-  readonly crlFile: string
-  readonly clientCertFile: string
-  readonly clientKeyFile: string
-  readonly autoTls: boolean
-  readonly allowedHostnames: readonly string[]
-}
+export type ClientTlsFlags = TlsInfoFlags
 
-/** etcd's peer TLS settings (PeerTLSInfo and --peer-auto-tls). */
-export interface PeerTlsFlags {
-  readonly certFile: string
-  readonly keyFile: string
-  readonly trustedCaFile: string
-  readonly clientCertAuth: boolean
-  readonly crlFile: string
-  readonly clientCertFile: string
-  readonly clientKeyFile: string
-  readonly autoTls: boolean
+/** etcd's peer TLS settings (PeerTLSInfo and --peer-auto-tls), with the peer-only allowed CNs. */
+export interface PeerTlsFlags extends TlsInfoFlags {
   readonly allowedCn: readonly string[]
-  readonly allowedHostnames: readonly string[]
 }
 
 /** --auth-token as given: `simple`, or `jwt` with its options; key files are read when the server starts. */

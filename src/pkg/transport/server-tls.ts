@@ -134,18 +134,8 @@ export async function serverTls(flags: TlsInfoFlags, opts: ServerTlsOptions): Pr
   }
 }
 
-/** etcd's peer TLSInfo flags that matter without peer traffic ('' / false when not given). */
-export interface PeerTlsInfoFlags {
-  readonly certFile: string
-  readonly keyFile: string
-  readonly trustedCaFile: string
-  readonly clientCertAuth: boolean
-  readonly crlFile: string
-  readonly clientCertFile: string
-  readonly clientKeyFile: string
-  /** --peer-auto-tls */
-  readonly autoTls: boolean
-}
+/** etcd's peer TLSInfo flags that matter without peer traffic: the client ones but the allowed hostnames. */
+export type PeerTlsInfoFlags = Omit<TlsInfoFlags, 'allowedHostnames'>
 
 export interface PeerTlsOptions {
   readonly logger: Logger
