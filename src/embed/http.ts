@@ -14,7 +14,7 @@ import { majorMinor, serverMetrics } from '../etcdserver/metrics.js'
 import type { AlarmType } from '../etcdserver/types.js'
 import { isEtcdError } from '../pkg/errors.js'
 import { parseRequestUri } from '../pkg/go-url.js'
-import { badRequest, newClientHandler } from '../etcdserver/api/v2http/client.js'
+import { badRequest } from '../etcdserver/api/v2http/bad-request.js'
 import { requestV2 } from '../etcdserver/v2-request.js'
 import type { V2Server } from '../etcdserver/v2-server.js'
 import { checksFor, runHealthChecks } from './health-checks.js'
@@ -170,8 +170,9 @@ export function httpHandler(server: EtcdServer, endpoints: HttpEndpoints): Reque
     )
   }
   const requestUrl = (req: IncomingMessage): URL => new URL(req.url ?? '/', 'http://localhost')
-  if (endpoints === 'client' && server.v2 !== undefined) {
-    return withAccessController(newClientHandler(server.v2, {
+  const newV2Handler = server.v2?.clientHandler
+  if (endpoints === 'client' && server.v2 !== undefined && newV2Handler !== undefined) {
+    return withAccessController(newV2Handler(server.v2, {
       version: (req, res) => version(req, res),
       metrics: (_req, res) => prometheus(res),
       health: (req, res) => health(req, res, requestUrl(req)),

@@ -26,7 +26,7 @@ import {
 import { Authenticator } from './authenticator.js'
 import { costPut, costTxn, LEASE_OVERHEAD } from './quota.js'
 import { startIdentity, type Identity, type NewIdentity } from './identity.js'
-import { V2Server } from './v2-server.js'
+import type { V2Server } from './v2-server.js'
 import { Maintenance, MAINTENANCE_DEFAULTS, type MaintenanceOptions } from './maintenance.js'
 import { deleteRangeSize, putSize, raftRequestSize, txnSize } from './request-size.js'
 import { ServerStats } from './server-stats.js'
@@ -258,6 +258,8 @@ export class EtcdServer implements WatchServerContext {
     await server.maintenance.restore()
     if (opts.enableV2) {
       try {
+        // Loaded only when enabled: the v2 API is many modules, and a plain start must fit in few descriptors.
+        const { V2Server } = await import('./v2-server.js')
         server.v2 = await V2Server.open(server, opts.onBackgroundError)
       } catch (err) {
         await server.close()

@@ -20,6 +20,7 @@ import { V2Store, type TtlOptionSet } from './api/v2store/store.js'
 import type { EtcdServer } from './etcd-server.js'
 import { majorMinor } from './metrics.js'
 import type { RequestV2, ResponseV2, V2Doer } from './v2-request.js'
+import type { newClientHandler } from './api/v2http/client.js'
 
 /** etcd's StoreClusterPrefix and StoreKeysPrefix: the namespaces of a new v2 store. */
 export const STORE_CLUSTER_PREFIX = '/0'
@@ -55,6 +56,12 @@ export class V2Server implements V2Doer {
   private reloading: Promise<void> | undefined
   private closed = false
 
+  /**
+   * The client URL's HTTP handler with the v2 API (v2http/client.ts), loaded with the server so that nothing
+   * of the v2 API loads unless it is on.
+   */
+  clientHandler: typeof newClientHandler | undefined
+
   private constructor(s: EtcdServer, onError: (err: unknown) => void) {
     this.s = s
     this.onError = onError
@@ -72,6 +79,7 @@ export class V2Server implements V2Doer {
   /** Load the v2 store from the backend (or make a new one), record this member's start, and begin expiring keys. */
   static async open(s: EtcdServer, onError: (err: unknown) => void): Promise<V2Server> {
     const v2 = new V2Server(s, onError)
+    v2.clientHandler = (await import('./api/v2http/client.js')).newClientHandler
     if (await loadStore(s.backend, v2.store)) {
       // A restart: etcd's store then shows one successful and three failed reads from recovering membership.
       v2.store.stats.set('getsSuccess', 1)

@@ -3,7 +3,7 @@
 // the handlers of /v2/keys (the v2 store: reads, writes, long-poll and stream watches), /v2/members,
 // /v2/machines, /v2/stats/{store,self,leader} and /v2/auth/..., beside /version, /metrics and /health, which
 // the caller provides (embed/http.ts).
-import type { RequestListener, ServerResponse } from 'node:http'
+import type { RequestListener } from 'node:http'
 import { utf8ToBstr } from '../../../pkg/bstr.js'
 import { goJsonEncode } from '../../../pkg/go-json.js'
 import { clean, join } from '../../../pkg/go-path.js'
@@ -24,6 +24,7 @@ import {
   AUTH_PREFIX, baseRoles, baseUsers, enableDisable, handleRoles, handleUsers, hasKeyPrefixAccess, hasWriteRootAccess,
   writeNoAuth, type AuthContext,
 } from './client-auth.js'
+import { badRequest } from './bad-request.js'
 import { GoRequest, GoResponse, httpError } from './go-http.js'
 import { allowMethod, writeError, writeV2Error } from './http.js'
 import { HTTPError, checkPeerUrls, memberJson } from './httptypes.js'
@@ -65,15 +66,6 @@ function redirect(r: GoRequest, w: GoResponse, path: string): void {
     const html = url.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&#34;', "'": '&#39;' })[c] ?? c)
     w.write(`<a href="${html}">Moved Permanently</a>.\n\n`)
   }
-}
-
-/** Go's server refuses a request target it cannot parse, before any handler: 400, connection closed. */
-export function badRequest(res: ServerResponse): void {
-  for (const h of res.getHeaderNames()) res.removeHeader(h)
-  res.removeHeader('Content-Length')
-  res.removeHeader('Transfer-Encoding')
-  res.writeHead(400, { 'Content-Type': 'text/plain; charset=utf-8', Connection: 'close' })
-  res.end('400 Bad Request')
 }
 
 /** The handler of the client URL with the v2 API on. */
