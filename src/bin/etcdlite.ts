@@ -1,5 +1,11 @@
 #!/usr/bin/env node
-import { main } from '../etcdmain/etcd-main.js'
+// Node's ESM loader fetches all of a module's imports at once, a file descriptor each. Loading the large
+// subtrees one after another, before the command itself, keeps a plain start within a low descriptor limit
+// (`ulimit -n 64` starts etcd, and so it starts etcdlite).
+await import('../mvcc/kvstore.js')
+await import('../etcdserver/etcd-server.js')
+await import('../grpc/server.js')
+const { main } = await import('../etcdmain/etcd-main.js')
 
 main(process.argv.slice(2)).then(
   (exit) => {

@@ -487,6 +487,7 @@ export class Etcd implements AsyncDisposable {
       http: httpHandler(this.server, 'client'),
       // ---- TLS ----
       ...(tls === undefined ? {} : { tls, alsoInsecure: opts.alsoInsecure === true }),
+      ...(opts.keepAlive === undefined ? {} : { keepAlive: opts.keepAlive }),
       ...maxStreams,
       // ---- end TLS ----
     })

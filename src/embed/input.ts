@@ -285,6 +285,7 @@ const CHECKS = {
       logRejectedConnections: opt(bool),
     })),
     alsoInsecure: opt(bool),
+    keepAlive: opt(record({ intervalMs: uint32, timeoutMs: uint32 })),
     maxConcurrentStreams: opt(uint32),
   }),
   listenMetrics: record({ host: opt(str), port: opt(port) }),

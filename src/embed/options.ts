@@ -136,6 +136,12 @@ export interface ListenOptions {
    */
   readonly alsoInsecure?: boolean
   /**
+   * Server keep-alive pings (etcd's --grpc-keepalive-interval and --grpc-keepalive-timeout): each
+   * connection is pinged after `intervalMs` without a ping, and closed when no answer comes within
+   * `timeoutMs`. Default: none (etcd pings every 2 h; either value 0 turns it off, as in etcd).
+   */
+  readonly keepAlive?: { readonly intervalMs: number; readonly timeoutMs: number }
+  /**
    * The HTTP/2 SETTINGS_MAX_CONCURRENT_STREAMS each client connection is told (etcd's
    * --max-concurrent-streams). A client that opens more gets RST_STREAM for each stream beyond it, as from
    * etcd: REFUSED_STREAM, or on TLS, once it has acknowledged the setting, PROTOCOL_ERROR. 0 is etcd's

@@ -103,6 +103,9 @@ function failure(err: unknown, early: ZapLogger): number {
   throw err
 }
 
+/** A keep-alive duration as the listener takes it: whole milliseconds, at most 2^32-1 (about 49 days). */
+const keepAliveMs = (ms: number): number => Math.min(2 ** 32 - 1, Math.ceil(ms))
+
 /**
  * etcd's ServerConfig.ReqTimeout: 5 s plus two election timeouts (counted in whole heartbeat ticks), the
  * deadline of its internal requests; 7 s with the default flags.
@@ -366,7 +369,13 @@ async function serve(cfg: Config, notes: readonly LogEntry[], resolve: Resolver,
       let l
       const secure = p.secure && tls !== undefined
       try {
-        l = await etcd.listen({ host: p.host, port: p.port, maxConcurrentStreams: cfg.maxConcurrentStreams, ...(p.secure && tls !== undefined ? { tls, alsoInsecure: p.insecure } : {}) })
+        l = await etcd.listen({
+          host: p.host,
+          port: p.port,
+          maxConcurrentStreams: cfg.maxConcurrentStreams,
+          keepAlive: { intervalMs: keepAliveMs(cfg.grpcKeepAliveIntervalMs), timeoutMs: keepAliveMs(cfg.grpcKeepAliveTimeoutMs) },
+          ...(p.secure && tls !== undefined ? { tls, alsoInsecure: p.insecure } : {}),
+        })
       } catch (err) {
         throw new Error(goListenError(err, p.host, p.port), { cause: err })
       }

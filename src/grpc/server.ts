@@ -41,6 +41,8 @@ export interface GrpcServerOptions {
   readonly tls?: TlsServerOptions
   /** With `tls`, take plaintext connections on the same listeners too (a first byte other than a TLS handshake's). */
   readonly alsoInsecure?: boolean
+  /** Keep-alive pings to clients (etcd's grpc.KeepaliveParams), only when both values are positive, as in etcd. */
+  readonly keepAlive?: { readonly intervalMs: number; readonly timeoutMs: number }
   /**
    * SETTINGS_MAX_CONCURRENT_STREAMS of every connection, and the streams beyond it refused as etcd refuses
    * them (etcd's --max-concurrent-streams; grpc/stream-limit.ts). Default 2^32-1, etcd's.
@@ -159,6 +161,7 @@ export class GrpcServer {
     this.report = opts.report
     const maxConcurrentStreams = opts.maxConcurrentStreams ?? DEFAULT_MAX_CONCURRENT_STREAMS
     const native = opts.tls?.clientCertAuth === true
+    const ka = opts.keepAlive
     this.server = new InstrumentedServer(grpcMetricsFor(serverMetrics(etcd)), {
       'grpc.max_receive_message_length': opts.maxRequestBytes + GRPC_OVERHEAD_BYTES,
       'grpc.max_send_message_length': 2 ** 31 - 1,
@@ -166,6 +169,7 @@ export class GrpcServer {
       'grpc.max_concurrent_streams': native ? maxConcurrentStreams : DEFAULT_MAX_CONCURRENT_STREAMS,
       // channelz bookkeeping costs ~8% of a put's CPU in grpc-js and nothing here reads it.
       'grpc.enable_channelz': 0,
+      ...(ka !== undefined && ka.intervalMs > 0 && ka.timeoutMs > 0 ? { 'grpc.keepalive_time_ms': ka.intervalMs, 'grpc.keepalive_timeout_ms': ka.timeoutMs } : {}),
       interceptors: [messageLimitInterceptor],
     })
     const proto = loadEtcdProto()
