@@ -256,22 +256,34 @@ export class GrpcServer {
   }
 
   /**
+   * Count a connection as open and not yet routed until it closes; false (and destroyed) once shutting down.
+   * A connection may pass here twice (sniffed, then routed): the sets hold it once.
+   */
+  private track(socket: Socket): boolean {
+    if (!this.sockets.has(socket)) {
+      this.sockets.add(socket)
+      socket.once('close', () => {
+        this.sockets.delete(socket)
+        this.unrouted.delete(socket)
+        this.httpConns.delete(socket)
+      })
+    }
+    if (this.stopping !== undefined) {
+      socket.destroy()
+      return false
+    }
+    this.unrouted.add(socket)
+    return true
+  }
+
+  /**
    * A port that serves TLS and plaintext (etcd's cmux on a host:port with both http:// and https:// URLs):
    * a connection whose first byte starts a TLS handshake record goes to TLS, any other to route(). The bytes
    * read are put back; node:tls takes a socket's buffered bytes as received.
    */
   private sniffTls(socket: Socket, front: TlsListener): void {
     // Tracked as unrouted meanwhile, so that shutdown() destroys a connection that never sends a byte.
-    this.sockets.add(socket)
-    this.unrouted.add(socket)
-    socket.once('close', () => {
-      this.sockets.delete(socket)
-      this.unrouted.delete(socket)
-    })
-    if (this.stopping !== undefined) {
-      socket.destroy()
-      return
-    }
+    if (!this.track(socket)) return
     const drop = (): void => {
       socket.destroy()
     }
@@ -291,17 +303,7 @@ export class GrpcServer {
    * back, to grpc-js through the HTTP/2 front (an HTTP/2 preface) or to the HTTP/1 server (anything else).
    */
   private route(socket: Socket): void {
-    this.sockets.add(socket)
-    socket.once('close', () => {
-      this.sockets.delete(socket)
-      this.unrouted.delete(socket)
-      this.httpConns.delete(socket)
-    })
-    if (this.stopping !== undefined) {
-      socket.destroy()
-      return
-    }
-    this.unrouted.add(socket)
+    if (!this.track(socket)) return
     let head: Buffer | undefined
     const drop = (): void => {
       socket.destroy()
