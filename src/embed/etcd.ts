@@ -3,6 +3,7 @@ import { Level } from 'level'
 import { MemoryLevel } from 'memory-level'
 import { LevelBackend } from '../backend/level-backend.js'
 import { checkDataDir, lockedError } from '../backend/data-dir.js'
+import { AccessController } from '../etcdserver/access-controller.js'
 import { EtcdServer } from '../etcdserver/etcd-server.js'
 import { parseRetention } from '../etcdserver/auto-compactor.js'
 import { LockServer } from '../etcdserver/v3lock.js'
@@ -488,13 +489,16 @@ export class Etcd implements AsyncDisposable {
       // ---- TLS ----
       ...(tls === undefined ? {} : { tls, alsoInsecure: opts.alsoInsecure === true }),
       ...(opts.keepAlive === undefined ? {} : { keepAlive: opts.keepAlive }),
+      ...(opts.keepAliveMinTimeMs === undefined ? {} : { keepAliveMinTimeMs: opts.keepAliveMinTimeMs }),
+      ...(opts.traffic === undefined ? {} : { traffic: opts.traffic }),
       ...maxStreams,
       // ---- end TLS ----
     })
     this.grpcServers.push(grpc)
     const { host, port } = await grpc.bind(opts.host ?? '127.0.0.1', opts.port ?? 2379)
     const endpoint = host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`
-    if (!this.advertised) {
+    // An HTTP-only listener is no gRPC endpoint to advertise.
+    if (!this.advertised && opts.traffic !== 'http') {
       const m = this.server.member
       // ---- TLS ---- (a TLS listener is advertised as https://)
       const schemes = opts.tls === undefined ? ['http'] : opts.alsoInsecure === true ? ['http', 'https'] : ['https']
@@ -557,6 +561,7 @@ export async function openEtcd(opts: EtcdOptions = {}): Promise<Etcd> {
       metrics: o.metrics,
       auth: { tokenTtlMs: o.authTokenTtl * 1000, bcryptCost: o.bcryptCost, ...(o.authToken === 'simple' ? {} : { jwt: o.authToken }) },
       enableV2: o.enableV2,
+      accessController: new AccessController(o.cors, o.hostWhitelist),
     })
     const r = server.restored
     // etcd's mvcc logs this line (with current-rev) as it opens its store; the other fields are etcdlite's.

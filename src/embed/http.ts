@@ -9,7 +9,10 @@
 // Every client URL response carries etcd's CORS headers, and OPTIONS is answered 200 (its accessController).
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import type { TLSSocket } from 'node:tls'
 import type { EtcdServer } from '../etcdserver/etcd-server.js'
+import { hostnameOf, type AccessController } from '../etcdserver/access-controller.js'
+import { goQuote } from '../pkg/tlsutil/go-quote.js'
 import { majorMinor, serverMetrics } from '../etcdserver/metrics.js'
 import type { AlarmType } from '../etcdserver/types.js'
 import { isEtcdError } from '../pkg/errors.js'
@@ -79,8 +82,25 @@ async function checkV2Health(server: EtcdServer, v2: V2Server, excluded: Readonl
   return { health: 'true', reason: '' }
 }
 
-/** etcd's accessController for the client URL: CORS headers on every response, OPTIONS answered at once. */
-function withAccessController(handler: RequestListener): RequestListener {
+/** etcd's answer to a plaintext request whose Host is not whitelisted (its errCVE20185702). */
+function dnsRebindingRefusal(host: string): string {
+  return `
+etcd received your request, but the Host header was unrecognized.
+
+To fix this, choose one of the following options:
+- Enable TLS, then any HTTPS request will be allowed.
+- Add the hostname you want to use to the whitelist in settings.
+  - e.g. etcd --host-whitelist ${goQuote(host)}
+
+This requirement has been added to help prevent "DNS Rebinding" attacks (CVE-2018-5702).
+`
+}
+
+/**
+ * etcd's accessController for the client URL: plaintext requests checked against the Host whitelist, CORS
+ * headers for allowed origins (for all when "*" is allowed), OPTIONS answered at once.
+ */
+function withAccessController(ac: AccessController, handler: RequestListener): RequestListener {
   return (req, res) => {
     try {
       // Go's server answers a request target it cannot parse before any handler runs.
@@ -89,9 +109,20 @@ function withAccessController(handler: RequestListener): RequestListener {
       badRequest(res)
       return
     }
-    res.setHeader('Access-Control-Allow-Origin', '*')
-    res.setHeader('Access-Control-Allow-Methods', 'POST, GET, OPTIONS, PUT, DELETE')
-    res.setHeader('Access-Control-Allow-Headers', 'accept, content-type, authorization')
+    // Plaintext requests must name a whitelisted host: a DNS-rebound page cannot reach the server.
+    if (!(req.socket as Partial<TLSSocket>).encrypted) {
+      const host = hostnameOf(req.headers.host ?? '')
+      if (!ac.isHostWhitelisted(host)) {
+        httpError(res, 421, dnsRebindingRefusal(host))
+        return
+      }
+    }
+    const origin = ac.originAllowed('*') ? '*' : req.headers.origin
+    if (origin !== undefined && ac.originAllowed(origin)) {
+      res.setHeader('Access-Control-Allow-Methods', 'POST, GET, OPTIONS, PUT, DELETE')
+      res.setHeader('Access-Control-Allow-Origin', origin)
+      res.setHeader('Access-Control-Allow-Headers', 'accept, content-type, authorization')
+    }
     if (req.method === 'OPTIONS') {
       res.writeHead(200, { 'Content-Length': '0' })
       res.end()
@@ -172,7 +203,7 @@ export function httpHandler(server: EtcdServer, endpoints: HttpEndpoints): Reque
   const requestUrl = (req: IncomingMessage): URL => new URL(req.url ?? '/', 'http://localhost')
   const newV2Handler = server.v2?.clientHandler
   if (endpoints === 'client' && server.v2 !== undefined && newV2Handler !== undefined) {
-    return withAccessController(newV2Handler(server.v2, {
+    return withAccessController(server.accessController, newV2Handler(server.v2, {
       version: (req, res) => version(req, res),
       metrics: (_req, res) => prometheus(res),
       health: (req, res) => health(req, res, requestUrl(req)),
@@ -204,7 +235,7 @@ export function httpHandler(server: EtcdServer, endpoints: HttpEndpoints): Reque
     }
     httpError(res, 404, '404 page not found')
   }
-  return endpoints === 'client' ? withAccessController(handler) : handler
+  return endpoints === 'client' ? withAccessController(server.accessController, handler) : handler
 }
 
 /** A plain HTTP listener (etcd's --listen-metrics-urls). */

@@ -232,6 +232,7 @@ const OPTIONS = record({
     v === 'simple' ? v : typeof v === 'object' && v !== null ? JWT_OPTIONS(v, call, path)
       : refuse(call, path, "'simple' or a JWT options object", typeof v === 'string' ? `'${v}'` : describe(v))),
   authTokenTtl: opt(int), bcryptCost: opt(int), enableV2: opt(bool),
+  cors: opt(arrayOf(str)), hostWhitelist: opt(arrayOf(str)),
 })
 
 /** The checker of each entry point's request, by the name the error message gives the call. */
@@ -286,6 +287,8 @@ const CHECKS = {
     })),
     alsoInsecure: opt(bool),
     keepAlive: opt(record({ intervalMs: uint32, timeoutMs: uint32 })),
+    keepAliveMinTimeMs: opt(uint32),
+    traffic: opt(oneOf(['grpc+http', 'grpc', 'http'])),
     maxConcurrentStreams: opt(uint32),
   }),
   listenMetrics: record({ host: opt(str), port: opt(port) }),

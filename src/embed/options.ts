@@ -4,6 +4,7 @@ import type { Clock } from '../pkg/clock.js'
 import type { JwtOptions } from '../auth/jwt-token.js'
 import type { Logger } from '../pkg/logger.js'
 import type { ServerTlsInfo } from '../pkg/transport/tls-info.js'
+import type { Traffic } from '../grpc/server.js'
 
 export type LevelDb = AbstractLevel<Uint8Array | string, Uint8Array, Uint8Array>
 
@@ -98,6 +99,17 @@ export interface EtcdOptions {
    * it those paths answer 404, as etcd 3.5 without --enable-v2. Default false.
    */
   readonly enableV2?: boolean
+  /**
+   * Origins whose requests on the client URLs get CORS headers naming them (etcd's --cors); "*" allows
+   * every origin, and the headers then say "*". Default ["*"].
+   */
+  readonly cors?: readonly string[]
+  /**
+   * Host names a plaintext HTTP request on the client URLs may carry in its Host header (etcd's
+   * --host-whitelist, against DNS rebinding); others get 421. "*" allows all. TLS requests are not
+   * checked. Default ["*"].
+   */
+  readonly hostWhitelist?: readonly string[]
 }
 
 export const ETCD_DEFAULTS = {
@@ -121,6 +133,8 @@ export const ETCD_DEFAULTS = {
   authTokenTtl: 300,
   bcryptCost: 10,
   enableV2: false,
+  cors: ['*'],
+  hostWhitelist: ['*'],
 } as const
 
 export interface ListenOptions {
@@ -141,6 +155,19 @@ export interface ListenOptions {
    * `timeoutMs`. Default: none (etcd pings every 2 h; either value 0 turns it off, as in etcd).
    */
   readonly keepAlive?: { readonly intervalMs: number; readonly timeoutMs: number }
+  /**
+   * The shortest interval at which a client may ping (etcd's --grpc-keepalive-min-time, grpc-go's
+   * enforcement policy, pings without open streams not permitted): a client that pings sooner three times
+   * is sent GOAWAY(ENHANCE_YOUR_CALM, "too_many_pings") and disconnected. Not enforced on a TLS listener
+   * with `clientCertAuth`. Default 5000, etcd's.
+   */
+  readonly keepAliveMinTimeMs?: number
+  /**
+   * What the listener serves: gRPC and HTTP (etcd's client URLs), gRPC only (etcd's client URLs when
+   * --listen-client-http-urls is given), or HTTP only (those URLs). A connection of the other kind is
+   * closed. Default 'grpc+http'.
+   */
+  readonly traffic?: Traffic
   /**
    * The HTTP/2 SETTINGS_MAX_CONCURRENT_STREAMS each client connection is told (etcd's
    * --max-concurrent-streams). A client that opens more gets RST_STREAM for each stream beyond it, as from
