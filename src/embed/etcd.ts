@@ -485,7 +485,7 @@ export class Etcd implements AsyncDisposable {
       maxRequestBytes: this.maxRequestBytes,
       report: (err) => this.logger.error('unexpected error serving a request', { error: err }),
       // The client port also answers /health, /metrics and /version over HTTP/1.1, as etcd's does.
-      http: httpHandler(this.server, 'client'),
+      http: httpHandler(this.server, 'client', { pprof: opts.pprof === true }),
       // ---- TLS ----
       ...(tls === undefined ? {} : { tls, alsoInsecure: opts.alsoInsecure === true }),
       ...(opts.keepAlive === undefined ? {} : { keepAlive: opts.keepAlive }),

@@ -13,6 +13,7 @@ import type { TLSSocket } from 'node:tls'
 import type { EtcdServer } from '../etcdserver/etcd-server.js'
 import { hostnameOf, type AccessController } from '../etcdserver/access-controller.js'
 import { goQuote } from '../pkg/tlsutil/go-quote.js'
+import { HTTP_PREFIX_PPROF } from '../pkg/debugutil/pprof-path.js'
 import { majorMinor, serverMetrics } from '../etcdserver/metrics.js'
 import type { AlarmType } from '../etcdserver/types.js'
 import { isEtcdError } from '../pkg/errors.js'
@@ -141,7 +142,7 @@ function withAccessController(ac: AccessController, handler: RequestListener): R
  * "ok\n", after the "[+]name ok" lines when the query has `verbose` (any value). Anything else is Go's
  * "404 page not found".
  */
-export function httpHandler(server: EtcdServer, endpoints: HttpEndpoints): RequestListener {
+export function httpHandler(server: EtcdServer, endpoints: HttpEndpoints, opts: { readonly pprof?: boolean } = {}): RequestListener {
   const metrics = serverMetrics(server)
   // 3.4 writes the body without "reason" and has no serializable check.
   const v34 = (): boolean => majorMinor(metrics.etcdVersion()) === '3.4'
@@ -201,13 +202,24 @@ export function httpHandler(server: EtcdServer, endpoints: HttpEndpoints): Reque
     )
   }
   const requestUrl = (req: IncomingMessage): URL => new URL(req.url ?? '/', 'http://localhost')
+  // /debug/pprof/ before everything else, as etcd registers it on the client URLs' mux (pkg/debugutil/pprof.ts).
+  const withPprof = (h: RequestListener): RequestListener => opts.pprof !== true ? h : (req, res) => {
+    const url = requestUrl(req)
+    if (url.pathname !== HTTP_PREFIX_PPROF && !url.pathname.startsWith(`${HTTP_PREFIX_PPROF}/`)) {
+      h(req, res)
+      return
+    }
+    import('../pkg/debugutil/pprof.js').then((m) => m.servePprof(req, res, url)).catch((err: unknown) => {
+      if (!res.headersSent) httpError(res, 500, err instanceof Error ? err.message : String(err))
+    })
+  }
   const newV2Handler = server.v2?.clientHandler
   if (endpoints === 'client' && server.v2 !== undefined && newV2Handler !== undefined) {
-    return withAccessController(server.accessController, newV2Handler(server.v2, {
+    return withAccessController(server.accessController, withPprof(newV2Handler(server.v2, {
       version: (req, res) => version(req, res),
       metrics: (_req, res) => prometheus(res),
       health: (req, res) => health(req, res, requestUrl(req)),
-    }))
+    })))
   }
   const handler: RequestListener = (req, res) => {
     const url = requestUrl(req)
@@ -235,7 +247,7 @@ export function httpHandler(server: EtcdServer, endpoints: HttpEndpoints): Reque
     }
     httpError(res, 404, '404 page not found')
   }
-  return endpoints === 'client' ? withAccessController(server.accessController, handler) : handler
+  return endpoints === 'client' ? withAccessController(server.accessController, withPprof(handler)) : handler
 }
 
 /** A plain HTTP listener (etcd's --listen-metrics-urls). */

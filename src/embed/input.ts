@@ -289,6 +289,7 @@ const CHECKS = {
     keepAlive: opt(record({ intervalMs: uint32, timeoutMs: uint32 })),
     keepAliveMinTimeMs: opt(uint32),
     traffic: opt(oneOf(['grpc+http', 'grpc', 'http'])),
+    pprof: opt(bool),
     maxConcurrentStreams: opt(uint32),
   }),
   listenMetrics: record({ host: opt(str), port: opt(port) }),

@@ -169,6 +169,11 @@ export interface ListenOptions {
    */
   readonly traffic?: Traffic
   /**
+   * Serve profiles of this process under /debug/pprof/ in pprof's format, for `go tool pprof` (etcd's
+   * --enable-pprof): CPU (`profile?seconds=N`), `heap`, `allocs` and `cmdline`. Default false.
+   */
+  readonly pprof?: boolean
+  /**
    * The HTTP/2 SETTINGS_MAX_CONCURRENT_STREAMS each client connection is told (etcd's
    * --max-concurrent-streams). A client that opens more gets RST_STREAM for each stream beyond it, as from
    * etcd: REFUSED_STREAM, or on TLS, once it has acknowledged the setting, PROTOCOL_ERROR. 0 is etcd's

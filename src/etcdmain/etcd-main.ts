@@ -314,6 +314,7 @@ async function serve(cfg: Config, notes: readonly LogEntry[], resolve: Resolver,
     })
     // ---- end TLS ----
     clients = clientPorts(cfg)
+    if (cfg.enablePprof) log.pprofEnabled()
     log.startingAnEtcdServer()
     // etcdserver.NewServer's checks of a member it has yet to create.
     if (!memberInitialized) await verifyBootstrap(cfg, resolve)
@@ -393,6 +394,8 @@ async function serve(cfg: Config, notes: readonly LogEntry[], resolve: Resolver,
         throw new Error(goListenError(err, u.host, u.port), { cause: err })
       }
     }
+    // etcd serves the profiles with --log-level=debug too.
+    const pprof = cfg.enablePprof || cfg.logLevel === 'debug'
     for (const p of clients) {
       let l
       const secure = p.secure && tls !== undefined
@@ -404,6 +407,7 @@ async function serve(cfg: Config, notes: readonly LogEntry[], resolve: Resolver,
           keepAlive: { intervalMs: keepAliveMs(cfg.grpcKeepAliveIntervalMs), timeoutMs: keepAliveMs(cfg.grpcKeepAliveTimeoutMs) },
           keepAliveMinTimeMs: keepAliveMs(cfg.grpcKeepAliveMinTimeMs),
           traffic: p.traffic,
+          pprof,
           ...(p.secure && tls !== undefined ? { tls, alsoInsecure: p.insecure } : {}),
         })
       } catch (err) {

@@ -106,7 +106,7 @@ const SECTIONS: readonly (readonly [string, readonly Entry[]])[] = [
     ['auth-token-ttl', 'Seconds a simple token lives after its last use.'],
   ]],
   ['Profiling and Monitoring', [
-    ['enable-pprof', 'Serve runtime profiles under /debug/pprof/.', 'none'],
+    ['enable-pprof', 'Serve profiles of the process under /debug/pprof/ for go tool pprof (CPU, heap, allocs, cmdline).'],
     ['metrics', "Metrics detail: 'basic', or 'extensive' with gRPC handling-time histograms."],
     ['listen-metrics-urls', 'More URLs serving /metrics and the health endpoints (http:// only).'],
   ]],

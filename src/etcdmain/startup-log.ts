@@ -25,6 +25,7 @@ const AT = {
   configuringClients: 'embed/etcd.go:136',
   nowServing: 'embed/etcd.go:280',
   startingAnEtcdServer: 'embed/etcd.go:311',
+  pprofEnabled: 'embed/etcd.go:621',
   closing: 'embed/etcd.go:378',
   closed: 'embed/etcd.go:380',
   servingMetrics: 'embed/etcd.go:871',
@@ -161,6 +162,11 @@ export class StartupLog {
     if (!f.splitHttp) this.lg.warn('Running http and grpc server on single port. This is not recommended for production.', {}, AT.singlePort)
     this.lg.info('configuring peer listeners', { 'listen-peer-urls': f.listenPeerUrls }, AT.configuringPeers)
     this.lg.info('configuring client listeners', { 'listen-client-urls': f.listenClientUrls }, AT.configuringClients)
+  }
+
+  /** --enable-pprof, as etcd configures its client listeners. */
+  pprofEnabled(): void {
+    this.lg.info('pprof is enabled', { path: '/debug/pprof' }, AT.pprofEnabled)
   }
 
   /** The server's configuration, as embed.StartEtcd prints it before creating the server. */
