@@ -2,7 +2,8 @@
 // client's bytes go through an Http2FrameFilter (grpc/http2-frame-filter.ts) before nghttp2 reads them, so
 // that etcdctl's URL-shaped :authority is served, and a client's cancellations close streams through
 // node:http2 instead of draining nghttp2's reset rate limit (which, once dry, sends GOAWAY and fails every
-// call on the connection; etcd has no such limit). The server's bytes go to the socket as they are.
+// call on the connection; etcd has no such limit). The server's bytes go to the socket as they are, seen on
+// the way by a frame scanner when etcd's keep-alive enforcement policy applies (keepalive-enforcement.ts).
 //
 // Cost: node:http2 reads a net.Socket natively (no JavaScript per frame); a connection through the front
 // is read by JavaScript, chunk by chunk, and written through node's JSStreamSocket. Node exposes neither
@@ -133,6 +134,7 @@ class FrontSocket extends Duplex {
   /** Close the connection once a GOAWAY the server is about to send has been written. */
   closeAfterGoaway(): void {
     this.endAfterGoaway = true
+    this.goawayWritten = false
   }
 
   /** Watch the server's frames as they leave: HEADERS, DATA and GOAWAY matter. */
