@@ -137,7 +137,8 @@ export class RemoteWatchStream implements EtcdWatchStream {
     this.channel = channel
     this.byServerId = new Map()
     const established = [...this.watchers.values()].sort((a, b) => (a.id === 0 ? -1 : b.id === 0 ? 1 : 0))
-    const pending = [...this.awaiting, ...this.unsent]
+    // Creates never answered; a re-create of an established watcher that was still waiting is in `established`.
+    const pending = [...this.awaiting, ...this.unsent].filter((w) => w.id === undefined)
     this.awaiting = []
     this.unsent = []
     for (const w of [...established, ...pending]) {
