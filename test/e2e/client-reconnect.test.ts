@@ -65,7 +65,7 @@ async function watchAcrossRestart(kind: ServerKind, signal: NodeJS.Signals): Pro
     const got: WatchResponse[] = []
     const first = await watcher.next()
     assert.equal(first.done, false)
-    got.push(first.value as WatchResponse)
+    got.push(first.value)
     // The consumer holds back while the server goes away: the rest of the replay is still to come.
     const atKill = revisions(got).length
     await server.kill(signal)
@@ -76,7 +76,7 @@ async function watchAcrossRestart(kind: ServerKind, signal: NodeJS.Signals): Pro
     while (revisions(got).at(-1) !== end) {
       const r = await watcher.next()
       assert.equal(r.done, false, 'the watcher ended before the last revision')
-      got.push(r.value as WatchResponse)
+      got.push(r.value)
     }
     const revs = revisions(got)
     assert.ok(atKill < HISTORY, `the kill came after the replay (${atKill} events delivered)`)

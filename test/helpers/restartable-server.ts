@@ -35,7 +35,7 @@ export async function startRestartable(kind: ServerKind, extra: readonly string[
   let tail = ''
   const launch = async (clientUrl: string): Promise<string> => {
     const [cmd, argv] = kind === 'etcdlite' ? [process.execPath, [ETCDLITE_BIN, ...args(kind, dir.path, clientUrl, token, extra)]] : ['etcd', args(kind, dir.path, clientUrl, token, extra)]
-    const p = spawn(cmd, argv as string[], { stdio: ['ignore', 'ignore', 'pipe'] })
+    const p = spawn(cmd, argv, { stdio: ['ignore', 'ignore', 'pipe'] })
     proc = p
     try {
       return await etcdServing(p, 30_000, (line) => (tail = (tail + line + '\n').slice(-4000)))
