@@ -48,7 +48,8 @@ export class ResumableWatcher {
       return []
     }
     if (last === undefined) {
-      this.nextRev = Math.max(this.nextRev, resp.header.revision + 1)
+      // Only this watcher's own progress notification (not the answer to a progress request, ID -1).
+      if (resp.watchId === this.id) this.nextRev = Math.max(this.nextRev, resp.header.revision + 1)
     } else {
       this.nextRev = last.kv.modRevision + 1
     }
