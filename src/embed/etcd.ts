@@ -71,7 +71,8 @@ export interface Listener {
 }
 
 /**
- * An open etcdlite: the KV API in process (same semantics and errors as the gRPC service), `listen()` to
+ * An open etcdlite: the KV API in process (same semantics and errors as the gRPC service; the EtcdClient
+ * interface, which connect()'s remote client shares), `listen()` to
  * serve gRPC on the same engine, `close()` to stop everything. Closing is idempotent and also happens
  * with `await using`.
  */
