@@ -30,6 +30,7 @@ import { Watcher, WatchStream, type WatchOptions } from './watch.js'
 import { LeaseKeepAlive, type LeaseKeepAliveOptions } from './lease.js'
 import { HttpListener, httpHandler } from './http.js'
 import { checkPut, checkRequest, checkSignalOptions, checkString, type Call, type Checked, type Input } from './input.js'
+import type { EtcdClient } from '../client/etcd-client.js'
 
 // ---- TLS ----
 /**
@@ -71,11 +72,12 @@ export interface Listener {
 }
 
 /**
- * An open etcdlite: the KV API in process (same semantics and errors as the gRPC service), `listen()` to
+ * An open etcdlite: the KV API in process (same semantics and errors as the gRPC service; the EtcdClient
+ * interface, which connect()'s remote client shares), `listen()` to
  * serve gRPC on the same engine, `close()` to stop everything. Closing is idempotent and also happens
  * with `await using`.
  */
-export class Etcd implements AsyncDisposable {
+export class Etcd implements EtcdClient {
   /** The server core (advanced use: header identity, the MVCC store). */
   readonly server: EtcdServer
   private readonly logger: Logger
