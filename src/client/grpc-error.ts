@@ -2,7 +2,7 @@
 // (grpc/status.ts maps etcd's statuses back), or, for a status no etcd error has (the network, a
 // deadline), a GrpcError with the status itself.
 import { status, type ServiceError } from '@grpc/grpc-js'
-import { fromGrpcStatus } from '../grpc/status.js'
+import { fromGrpcStatus } from './typed-errors.js'
 
 /** A gRPC status that is none of etcd's errors: the endpoints are unreachable, the call timed out, ... */
 export class GrpcError extends Error {

@@ -10,7 +10,7 @@ import type { WatchRequest as PbWatchRequest } from '../grpc/generated/etcdserve
 import type { WatchResponse__Output as PbWatchResponse } from '../grpc/generated/etcdserverpb/WatchResponse.js'
 import { toPbWatchRequest } from '../grpc/convert-requests.js'
 import { fromPbWatchResponse } from '../grpc/convert-responses.js'
-import { fromCancelReason } from '../grpc/status.js'
+import { fromCancelReason } from './typed-errors.js'
 import { checkRequest, type Input } from '../embed/input.js'
 import { WATCH_STREAM_BUFFER } from '../embed/watch.js'
 import { AsyncQueue } from '../pkg/async-queue.js'
