@@ -23,16 +23,17 @@ export async function freePort(): Promise<number> {
   return address.port
 }
 
-async function startOnce(port: number, name: string, extra: readonly string[]): Promise<ServerProcess> {
+async function startOnce(port: number, opts: GatewayEtcdOptions): Promise<ServerProcess> {
+  const name = opts.name ?? 'default'
   const dir = await tempDir('etcd-gw-')
   const client = `http://127.0.0.1:${port}`
   // A single member never dials its advertised peer URL, so the peer listener can stay on port 0.
   const peer = 'http://127.0.0.1:0'
-  const proc = spawn('etcd', [
+  const proc = spawn(opts.bin ?? 'etcd', [
     '--name', name, '--data-dir', dir.path,
     '--listen-client-urls', client, '--advertise-client-urls', client,
     '--listen-peer-urls', peer, '--initial-advertise-peer-urls', peer, '--initial-cluster', `${name}=${peer}`,
-    '--initial-cluster-token', randomUUID(), '--logger', 'zap', '--log-level', 'info', ...extra,
+    '--initial-cluster-token', randomUUID(), '--logger', 'zap', '--log-level', 'info', ...(opts.extra ?? []),
   ], { stdio: ['ignore', 'ignore', 'pipe'] })
   let tail = ''
   const stop = async (signal: NodeJS.Signals = 'SIGTERM'): Promise<number | NodeJS.Signals | null> => {
@@ -57,14 +58,23 @@ async function startOnce(port: number, name: string, extra: readonly string[]): 
   }
 }
 
+export interface GatewayEtcdOptions {
+  /** Member name; etcd's default "default", as etcdlite's. */
+  readonly name?: string
+  /** The etcd binary; `etcd` on PATH by default. */
+  readonly bin?: string
+  /** More flags, appended. */
+  readonly extra?: readonly string[]
+}
+
 /**
- * Start the real etcd, its gateway serving on the client port (etcd's default), member name `name` (etcd's
- * default "default", as etcdlite's). Retries a few times when the chosen port was taken meanwhile.
+ * Start the real etcd, its gateway serving on the client port (etcd's default). Retries a few times when
+ * the chosen port was taken meanwhile.
  */
-export async function startGatewayEtcd(name = 'default', extra: readonly string[] = []): Promise<ServerProcess> {
+export async function startGatewayEtcd(opts: GatewayEtcdOptions = {}): Promise<ServerProcess> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await startOnce(await freePort(), name, extra)
+      return await startOnce(await freePort(), opts)
     } catch (e) {
       if (attempt >= 5 || !(e instanceof Error) || !e.message.includes('address already in use')) throw e
     }
