@@ -7,6 +7,7 @@ import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { spawn, spawnSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
+import { isDeepStrictEqual } from 'node:util'
 import { haveEtcd, startEtcdliteProcess, type ServerProcess } from '../helpers/processes.js'
 import { startGatewayEtcd } from '../helpers/gateway-etcd.js'
 
@@ -68,8 +69,9 @@ describe('python3-etcd3gw against the JSON gateway', { skip }, () => {
   it('etcdlite gives etcd3gw the same transcript, step by step', async () => {
     assert.ok(expected.length > 0, 'the reference transcript is missing')
     const actual = await session(lite.endpoint)
-    for (let i = 0; i < Math.max(expected.length, actual.length); i++) {
-      assert.deepEqual(actual[i], expected[i], `step ${i}: ${expected[i]?.step ?? actual[i]?.step ?? ''}`)
-    }
+    const differ = expected.filter((e, i) => !isDeepStrictEqual(actual[i], e)).map((e) => e.step)
+    if (actual.length !== expected.length) differ.push(`${actual.length} steps, not ${expected.length}`)
+    // Every differing step is named at once; the diff shows them in full.
+    assert.deepEqual(actual, expected, `steps that differ: ${differ.join('; ')}`)
   })
 })
