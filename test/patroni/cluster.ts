@@ -24,11 +24,15 @@ export interface CtlResult {
   readonly stderr: string
 }
 
-/** Poll `cond` (every 250 ms) until it yields a value; fail naming `what` after `timeoutMs`. */
-export async function waitFor<T>(what: string, timeoutMs: number, cond: () => Promise<T | undefined>): Promise<T> {
+/**
+ * Poll `cond` (every 250 ms) until it yields a value; fail naming `what` after `timeoutMs`, or at once
+ * when `signal` aborts.
+ */
+export async function waitFor<T>(what: string, timeoutMs: number, cond: () => Promise<T | undefined>, signal?: AbortSignal): Promise<T> {
   const t0 = Date.now()
   let last: unknown
   for (;;) {
+    signal?.throwIfAborted()
     try {
       const v = await cond()
       if (v !== undefined) return v
@@ -104,14 +108,14 @@ export class PatroniCluster {
    * Wait until `leader` (or, when undefined, any node but those in `not`) leads and every node in
    * `replicas` is a running replica; the leader's name.
    */
-  async waitForRoles(what: string, timeoutMs: number, want: { leader?: string; not?: readonly string[]; replicas: (leader: string) => readonly string[] }): Promise<string> {
+  async waitForRoles(what: string, timeoutMs: number, want: { leader?: string; not?: readonly string[]; replicas: (leader: string) => readonly string[] }, signal?: AbortSignal): Promise<string> {
     return waitFor(what, timeoutMs, async () => {
       const rows = await this.members()
       const leader = rows.find((r) => r.Role === 'Leader' && r.State === 'running')
       if (leader === undefined || (want.leader !== undefined && leader.Member !== want.leader) || want.not?.includes(leader.Member) === true) return undefined
       const ready = want.replicas(leader.Member).every((name) => rows.some((r) => r.Member === name && r.Role === 'Replica' && (r.State === 'running' || r.State === 'streaming')))
       return ready ? leader.Member : undefined
-    })
+    }, signal)
   }
 
   /** Patroni's log tails and the DCS view, for a failure report. */

@@ -100,10 +100,17 @@ export class PatroniNode {
   async stopPostgres(timeoutMs = 10_000): Promise<void> {
     const pid = this.postmasterPid()
     if (pid === undefined) return
-    process.kill(pid, 'SIGQUIT')
+    const signal = (s: NodeJS.Signals): void => {
+      try {
+        process.kill(pid, s)
+      } catch {
+        // It exited in between.
+      }
+    }
+    signal('SIGQUIT')
     const t0 = Date.now()
     while (alive(pid)) {
-      if (Date.now() - t0 > timeoutMs) process.kill(pid, 'SIGKILL')
+      if (Date.now() - t0 > timeoutMs) signal('SIGKILL')
       await new Promise((resolve) => setTimeout(resolve, 50))
     }
   }

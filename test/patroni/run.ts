@@ -24,8 +24,11 @@ if (endpoint === undefined) {
 }
 const what = values.endpoint !== undefined ? `the server at ${endpoint}` : values.etcd !== undefined ? `${values.etcd} at ${endpoint}` : `etcdlite at ${endpoint}`
 console.log(`Patroni, ${size} nodes, on ${what}`)
+// Ctrl-C or a SIGTERM ends the scenario the way a failure does: every process stopped, the directory deleted.
+const abort = new AbortController()
+for (const sig of ['SIGINT', 'SIGTERM'] as const) process.once(sig, () => abort.abort(new Error(`interrupted by ${sig}`)))
 try {
-  await runScenario(endpoint, { size, log: (line) => console.log(`  ${line}`) })
+  await runScenario(endpoint, { size, log: (line) => console.log(`  ${line}`), signal: abort.signal })
 } catch (e) {
   console.error(e instanceof Error ? e.message : String(e))
   process.exitCode = 1

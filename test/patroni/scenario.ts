@@ -14,15 +14,17 @@ export interface ScenarioOptions {
   readonly size: number
   /** Progress lines. */
   readonly log?: (line: string) => void
+  /** Ends the scenario early (cleaning up as after a failure). */
+  readonly signal?: AbortSignal
 }
 
 /** A row written on `leader` reaches every node in `replicas`. */
-async function replicates(cluster: PatroniCluster, leader: string, replicas: readonly string[], value: string): Promise<void> {
+async function replicates(cluster: PatroniCluster, leader: string, replicas: readonly string[], value: string, signal?: AbortSignal): Promise<void> {
   await cluster.node(leader).sql(`CREATE TABLE IF NOT EXISTS etcdlite_check (v text); INSERT INTO etcdlite_check VALUES ('${value}')`)
   await Promise.all(replicas.map((name) => waitFor(`the row '${value}' on ${name}`, 30_000, async () => {
     const rows = (await cluster.node(name).sql('SELECT v FROM etcdlite_check ORDER BY v')).split('\n')
     return rows.includes(value) ? true : undefined
-  })))
+  }, signal)))
 }
 
 /**
@@ -54,23 +56,23 @@ export async function runScenario(etcd: string, opts: ScenarioOptions): Promise<
   const all = cluster.nodes.map((n) => n.name)
   const others = (leader: string, ...also: string[]): string[] => all.filter((n) => n !== leader && !also.includes(n))
   try {
-    const first = await cluster.waitForRoles('a leader and running replicas', 120_000, { replicas: (l) => others(l) })
+    const first = await cluster.waitForRoles('a leader and running replicas', 120_000, { replicas: (l) => others(l) }, opts.signal)
     phase(`bootstrap (${first} leads, ${opts.size - 1} replicas)`)
 
-    await replicates(cluster, first, others(first), 'before switchover')
+    await replicates(cluster, first, others(first), 'before switchover', opts.signal)
     phase('a row written on the leader reached every replica')
 
     const candidate = others(first)[0] ?? ''
     const r = await cluster.patronictl(['switchover', '--leader', first, '--candidate', candidate, '--force'])
     if (r.code !== 0 || !r.stdout.includes('Successfully switched over')) throw new Error(`patronictl switchover: ${r.stdout}${r.stderr}`)
-    await cluster.waitForRoles(`${candidate} leading after the switchover`, 60_000, { leader: candidate, replicas: (l) => others(l) })
-    await replicates(cluster, candidate, others(candidate), 'after switchover')
+    await cluster.waitForRoles(`${candidate} leading after the switchover`, 60_000, { leader: candidate, replicas: (l) => others(l) }, opts.signal)
+    await replicates(cluster, candidate, others(candidate), 'after switchover', opts.signal)
     phase(`switchover ${first} -> ${candidate} (old leader replicating again)`)
 
     await cluster.node(candidate).stop('SIGKILL')
     log(`killed ${candidate}'s Patroni (SIGKILL); its leader key expires after ttl ${DCS_TIMINGS.ttl} s`)
-    const next = await cluster.waitForRoles('a replica taking over', 90_000, { not: [candidate], replicas: (l) => others(l, candidate) })
-    await replicates(cluster, next, others(next, candidate), 'after failover')
+    const next = await cluster.waitForRoles('a replica taking over', 90_000, { not: [candidate], replicas: (l) => others(l, candidate) }, opts.signal)
+    await replicates(cluster, next, others(next, candidate), 'after failover', opts.signal)
     phase(`failover ${candidate} -> ${next}`)
   } catch (e) {
     const details = await cluster.diagnostics()
