@@ -50,7 +50,7 @@ def attempt(step, call):
     try:
         emit(step, {'ok': call()})
     except exceptions.Etcd3Exception as e:
-        body = e.detail_text if hasattr(e, 'detail_text') else None
+        body = e.detail_text
         try:
             body = json.loads(body)
         except (TypeError, ValueError):
