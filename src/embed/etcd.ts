@@ -28,6 +28,7 @@ import { ETCD_DEFAULTS, type EtcdOptions, type LevelDb, type ListenOptions, type
 import { Watcher, WatchStream, type WatchOptions } from './watch.js'
 import { LeaseKeepAlive, type LeaseKeepAliveOptions } from './lease.js'
 import { HttpListener, httpHandler } from './http.js'
+import type { GrpcGateway } from '../gateway/gateway.js'
 import { checkPut, checkRequest, checkSignalOptions, checkString, type Call, type Checked, type Input } from './input.js'
 
 // ---- TLS ----
@@ -61,6 +62,20 @@ function streamLimit(max: number | undefined, secure: boolean): number | undefin
 }
 // ---- end TLS ----
 
+/** The JSON gateway of one listener, its module loaded on first use. */
+async function newGateway(maxRequestBytes: number): Promise<GrpcGateway> {
+  const { GrpcGateway, gatewayBodyLimit } = await import('../gateway/gateway.js')
+  return new GrpcGateway({ maxBodyBytes: gatewayBodyLimit(maxRequestBytes) })
+}
+
+/** The address a listener's own gateway dials: the loopback address for a wildcard host. */
+function dialTarget(host: string, port: number): string {
+  const bare = host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host
+  if (bare === '0.0.0.0' || bare === '') return `127.0.0.1:${port}`
+  if (bare === '::') return `[::1]:${port}`
+  return bare.includes(':') ? `[${bare}]:${port}` : `${bare}:${port}`
+}
+
 /** A bound gRPC listener. */
 export interface Listener {
   readonly host: string
@@ -80,6 +95,7 @@ export class Etcd implements AsyncDisposable {
   private readonly logger: Logger
   private readonly maxRequestBytes: number
   private readonly grpcServers: GrpcServer[] = []
+  private readonly gateways: GrpcGateway[] = []
   private closing: Promise<void> | undefined
 
   private readonly lockServer: LockServer
@@ -480,11 +496,15 @@ export class Etcd implements AsyncDisposable {
     const maxStreams = limit === undefined ? {} : { maxConcurrentStreams: limit }
     const tls = opts.tls === undefined ? undefined : await toTlsServerOptions(opts.tls, this.logger)
     if (this.closing !== undefined) throw new Error('etcdlite: listen() after close()')
+    // Loaded only when served (see grpc/server.ts's tlsListener on why).
+    const gateway = opts.grpcGateway === false ? undefined : await newGateway(this.maxRequestBytes)
+    if (this.closing !== undefined) throw new Error('etcdlite: listen() after close()')
     const grpc = new GrpcServer(this.server, {
       maxRequestBytes: this.maxRequestBytes,
       report: (err) => this.logger.error('unexpected error serving a request', { error: err }),
-      // The client port also answers /health, /metrics and /version over HTTP/1.1, as etcd's does.
-      http: httpHandler(this.server, 'client'),
+      // The client port also answers /health, /metrics and /version over HTTP/1.1, as etcd's does, and
+      // the JSON gateway under /v3/.
+      http: httpHandler(this.server, 'client', gateway?.serve),
       // ---- TLS ----
       ...(tls === undefined ? {} : { tls, alsoInsecure: opts.alsoInsecure === true }),
       ...(opts.keepAlive === undefined ? {} : { keepAlive: opts.keepAlive }),
@@ -493,6 +513,16 @@ export class Etcd implements AsyncDisposable {
     })
     this.grpcServers.push(grpc)
     const { host, port } = await grpc.bind(opts.host ?? '127.0.0.1', opts.port ?? 2379)
+    if (gateway !== undefined) {
+      // etcd's gateway dials the listener it serves on: plaintext where the port takes it, else TLS that
+      // trusts the server and presents the server's own certificate.
+      const { credentials } = await import('@grpc/grpc-js')
+      const creds = tls === undefined || opts.alsoInsecure === true
+        ? credentials.createInsecure()
+        : credentials.createSsl(null, Buffer.from(tls.key), Buffer.from(tls.cert), { rejectUnauthorized: false, checkServerIdentity: () => undefined })
+      gateway.connect(dialTarget(host, port), creds)
+      this.gateways.push(gateway)
+    }
     const endpoint = host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`
     if (!this.advertised) {
       const m = this.server.member
@@ -508,7 +538,10 @@ export class Etcd implements AsyncDisposable {
   close(): Promise<void> {
     if (this.parent !== undefined) return this.parent.close()
     this.closing ??= (async () => {
-      await Promise.all(this.grpcServers.map((s) => s.shutdown()))
+      const stopped = Promise.all(this.grpcServers.map((s) => s.shutdown()))
+      // The gateways' own connections to the listeners close with them.
+      for (const g of this.gateways) g.close()
+      await stopped
       await Promise.all(this.metricsClosers.map((c) => c()))
       await this.server.close()
     })()

@@ -9,6 +9,7 @@
 // Every client URL response carries etcd's CORS headers, and OPTIONS is answered 200 (its accessController).
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import type { TLSSocket } from 'node:tls'
 import type { EtcdServer } from '../etcdserver/etcd-server.js'
 import { majorMinor, serverMetrics } from '../etcdserver/metrics.js'
 import type { AlarmType } from '../etcdserver/types.js'
@@ -79,14 +80,31 @@ async function checkV2Health(server: EtcdServer, v2: V2Server, excluded: Readonl
   return { health: 'true', reason: '' }
 }
 
-/** etcd's accessController for the client URL: CORS headers on every response, OPTIONS answered at once. */
-function withAccessController(handler: RequestListener): RequestListener {
+/** The message etcd answers (400) a gateway request whose client certificate names a user, with auth on. */
+const GATEWAY_CN_REFUSED = 'CommonName of client sending a request against gateway will be ignored and not used as expected'
+
+/** Whether a request path is the gateway's (Go's ServeMux sends /v3 and everything under /v3/ to it). */
+const isGatewayPath = (url: string): boolean => url === '/v3' || url.startsWith('/v3/') || url.startsWith('/v3?')
+
+/**
+ * etcd's accessController for the client URL: /v3beta/ rewritten to /v3/ (etcd 3.4 and 3.5 alike; /v3alpha/
+ * is not served), a gateway request over TLS with --client-cert-auth and auth on refused if its
+ * certificate has a common name (the gateway would not use it), CORS headers on every response, OPTIONS
+ * answered at once, then /v3 and /v3/... to the gateway and everything else to `handler`.
+ */
+function withAccessController(server: EtcdServer, handler: RequestListener, gateway: RequestListener | undefined): RequestListener {
   return (req, res) => {
     try {
       // Go's server answers a request target it cannot parse before any handler runs.
       parseRequestUri(req.url ?? '/')
     } catch {
       badRequest(res)
+      return
+    }
+    if (req.url?.startsWith('/v3beta/') === true) req.url = `/v3/${req.url.slice('/v3beta/'.length)}`
+    const toGateway = gateway !== undefined && isGatewayPath(req.url ?? '/')
+    if (toGateway && req.url !== '/v3' && server.authStore.enabled && peerCommonName(req) !== undefined) {
+      httpError(res, 400, GATEWAY_CN_REFUSED)
       return
     }
     res.setHeader('Access-Control-Allow-Origin', '*')
@@ -97,8 +115,21 @@ function withAccessController(handler: RequestListener): RequestListener {
       res.end()
       return
     }
-    handler(req, res)
+    if (toGateway) gateway(req, res)
+    else handler(req, res)
   }
+}
+
+/**
+ * The common name of the verified client certificate of a TLS connection, if any. The TLS listener verifies
+ * client certificates (and marks the socket authorized) only with --client-cert-auth.
+ */
+function peerCommonName(req: IncomingMessage): string | undefined {
+  const socket = req.socket as Partial<TLSSocket>
+  if (socket.encrypted !== true || socket.authorized !== true || socket.getPeerCertificate === undefined) return undefined
+  const cn: unknown = socket.getPeerCertificate().subject?.CN
+  const first = Array.isArray(cn) ? (cn[0] as unknown) : cn
+  return typeof first === 'string' && first !== '' ? first : undefined
 }
 
 /**
@@ -110,7 +141,7 @@ function withAccessController(handler: RequestListener): RequestListener {
  * "ok\n", after the "[+]name ok" lines when the query has `verbose` (any value). Anything else is Go's
  * "404 page not found".
  */
-export function httpHandler(server: EtcdServer, endpoints: HttpEndpoints): RequestListener {
+export function httpHandler(server: EtcdServer, endpoints: HttpEndpoints, gateway?: RequestListener): RequestListener {
   const metrics = serverMetrics(server)
   // 3.4 writes the body without "reason" and has no serializable check.
   const v34 = (): boolean => majorMinor(metrics.etcdVersion()) === '3.4'
@@ -172,11 +203,11 @@ export function httpHandler(server: EtcdServer, endpoints: HttpEndpoints): Reque
   const requestUrl = (req: IncomingMessage): URL => new URL(req.url ?? '/', 'http://localhost')
   const newV2Handler = server.v2?.clientHandler
   if (endpoints === 'client' && server.v2 !== undefined && newV2Handler !== undefined) {
-    return withAccessController(newV2Handler(server.v2, {
+    return withAccessController(server, newV2Handler(server.v2, {
       version: (req, res) => version(req, res),
       metrics: (_req, res) => prometheus(res),
       health: (req, res) => health(req, res, requestUrl(req)),
-    }))
+    }), gateway)
   }
   const handler: RequestListener = (req, res) => {
     const url = requestUrl(req)
@@ -204,7 +235,7 @@ export function httpHandler(server: EtcdServer, endpoints: HttpEndpoints): Reque
     }
     httpError(res, 404, '404 page not found')
   }
-  return endpoints === 'client' ? withAccessController(handler) : handler
+  return endpoints === 'client' ? withAccessController(server, handler, gateway) : handler
 }
 
 /** A plain HTTP listener (etcd's --listen-metrics-urls). */

@@ -373,6 +373,7 @@ async function serve(cfg: Config, notes: readonly LogEntry[], resolve: Resolver,
           host: p.host,
           port: p.port,
           maxConcurrentStreams: cfg.maxConcurrentStreams,
+          grpcGateway: cfg.enableGrpcGateway,
           keepAlive: { intervalMs: keepAliveMs(cfg.grpcKeepAliveIntervalMs), timeoutMs: keepAliveMs(cfg.grpcKeepAliveTimeoutMs) },
           ...(p.secure && tls !== undefined ? { tls, alsoInsecure: p.insecure } : {}),
         })
