@@ -189,7 +189,7 @@ export class GrpcGateway {
       forwardResponses(call, route.responseType, res, () => {
         this.open.delete(cancel)
         call.off('error', ignore)
-      })
+      }, end === undefined)
     })
   }
 }

@@ -19,7 +19,8 @@ function isZero(field: protobuf.Field, v: unknown): boolean {
   if (typeof v === 'number') return v === 0
   if (typeof v === 'boolean') return !v
   if (typeof v === 'string') return v === ''
-  if (v instanceof Uint8Array) return v.length === 0
+  // An absent bytes field reads as protobufjs's shared empty array, not a Buffer.
+  if (v instanceof Uint8Array || Array.isArray(v)) return v.length === 0
   return (v as LongLike).toString() === '0'
 }
 

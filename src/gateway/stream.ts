@@ -49,7 +49,11 @@ export function statusOf(err: unknown): GatewayStatus {
  * Forward `call`'s responses to `res` until it ends; cancel it when the client goes away. `onDone` runs once
  * when the exchange is over, however it ends.
  */
-export function forwardResponses(call: GatewayCall, responseType: protobuf.Type, res: ServerResponse, onDone: () => void): void {
+export function forwardResponses(
+  call: GatewayCall, responseType: protobuf.Type, res: ServerResponse, onDone: () => void, headerMetadata = true,
+): void {
+  // grpc-gateway forwards the server's headers only when it waited for them: not after an empty body.
+  const okHeaders = headerMetadata ? RESPONSE_HEADERS : { 'Content-Type': 'application/json' }
   let gotHeaders = false
   let wrote = false
   let done = false
@@ -82,7 +86,7 @@ export function forwardResponses(call: GatewayCall, responseType: protobuf.Type,
       failed(statusOf(err))
       return
     }
-    if (!wrote) res.writeHead(200, RESPONSE_HEADERS)
+    if (!wrote) res.writeHead(200, okHeaders)
     wrote = true
     if (!res.write(chunk)) call.pause()
   })
@@ -102,7 +106,7 @@ export function forwardResponses(call: GatewayCall, responseType: protobuf.Type,
   call.on('status', (s: grpc.StatusObject) => {
     if (done || s.code !== status.OK) return
     // A clean end: the last data event has come before 'status' (grpc-js emits them in order).
-    if (!wrote) res.writeHead(200, RESPONSE_HEADERS)
+    if (!wrote) res.writeHead(200, okHeaders)
     res.end()
     finish()
   })
