@@ -4,6 +4,7 @@ import { MemoryLevel } from 'memory-level'
 import { LevelBackend } from '../backend/level-backend.js'
 import { checkDataDir, lockedError } from '../backend/data-dir.js'
 import { EtcdServer } from '../etcdserver/etcd-server.js'
+import { majorMinor, serverMetrics } from '../etcdserver/metrics.js'
 import { parseRetention } from '../etcdserver/auto-compactor.js'
 import { LockServer } from '../etcdserver/v3lock.js'
 import { restoreSnapshot, restoreSnapshotToDir } from '../etcdserver/snapshot.js'
@@ -63,9 +64,10 @@ function streamLimit(max: number | undefined, secure: boolean): number | undefin
 // ---- end TLS ----
 
 /** The JSON gateway of one listener, its module loaded on first use. */
-async function newGateway(maxRequestBytes: number): Promise<GrpcGateway> {
+async function newGateway(server: EtcdServer, maxRequestBytes: number): Promise<GrpcGateway> {
   const { GrpcGateway, gatewayBodyLimit } = await import('../gateway/gateway.js')
-  return new GrpcGateway({ maxBodyBytes: gatewayBodyLimit(maxRequestBytes) })
+  const metrics = serverMetrics(server)
+  return new GrpcGateway({ maxBodyBytes: gatewayBodyLimit(maxRequestBytes), reports34: () => majorMinor(metrics.etcdVersion()) === '3.4' })
 }
 
 /** The address a listener's own gateway dials: the loopback address for a wildcard host. */
@@ -497,7 +499,7 @@ export class Etcd implements AsyncDisposable {
     const tls = opts.tls === undefined ? undefined : await toTlsServerOptions(opts.tls, this.logger)
     if (this.closing !== undefined) throw new Error('etcdlite: listen() after close()')
     // Loaded only when served (see grpc/server.ts's tlsListener on why).
-    const gateway = opts.grpcGateway === false ? undefined : await newGateway(this.maxRequestBytes)
+    const gateway = opts.grpcGateway === false ? undefined : await newGateway(this.server, this.maxRequestBytes)
     if (this.closing !== undefined) throw new Error('etcdlite: listen() after close()')
     const grpc = new GrpcServer(this.server, {
       maxRequestBytes: this.maxRequestBytes,

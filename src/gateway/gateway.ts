@@ -23,6 +23,8 @@ export interface GrpcGatewayOptions {
    * takes anyway (see GATEWAY_BODY_LIMIT).
    */
   readonly maxBodyBytes: number
+  /** Whether the server reports a 3.4 version: error bodies then take grpc-gateway v1.9's key order. Default: never. */
+  readonly reports34?: () => boolean
 }
 
 /**
@@ -76,8 +78,11 @@ export class GrpcGateway {
   /** Cancels of the calls in flight, so that close() leaves none. */
   private readonly open = new Set<() => void>()
 
+  private readonly v34: () => boolean
+
   constructor(opts: GrpcGatewayOptions) {
     this.maxBodyBytes = opts.maxBodyBytes
+    this.v34 = opts.reports34 ?? (() => false)
   }
 
   /** Dial the gRPC server (etcd: the client listener's own address; a TLS listener with TLS that trusts it). */
@@ -111,12 +116,12 @@ export class GrpcGateway {
     if (route === undefined) return httpError(res, 404, 'Not Found')
     if (req.method !== 'POST') return httpError(res, 405, 'Method Not Allowed')
     const client = this.client
-    if (client === undefined) return writeError(res, { code: grpc.status.UNAVAILABLE, message: 'grpc: the client connection is closing' })
+    if (client === undefined) return writeError(res, { code: grpc.status.UNAVAILABLE, message: 'grpc: the client connection is closing' }, this.v34())
     const ann = annotate(req)
-    if ('error' in ann) return writeError(res, ann.error)
+    if ('error' in ann) return writeError(res, ann.error, this.v34())
     const options: grpc.CallOptions = ann.deadline === undefined ? {} : { deadline: ann.deadline }
     if (route.kind === 'bidi') return this.bidi(client, route, req, res, ann.metadata, options)
-    this.readAndCall(client, route, req, res, ann.metadata, options).catch((err: unknown) => writeError(res, statusOf(err)))
+    this.readAndCall(client, route, req, res, ann.metadata, options).catch((err: unknown) => writeError(res, statusOf(err), this.v34()))
   }
 
   private async readAndCall(
@@ -126,17 +131,17 @@ export class GrpcGateway {
     try {
       body = await readBody(req, this.maxBodyBytes)
     } catch (err) {
-      if (err instanceof BodyTooLargeError) writeError(res, { code: grpc.status.INVALID_ARGUMENT, message: err.message })
+      if (err instanceof BodyTooLargeError) writeError(res, { code: grpc.status.INVALID_ARGUMENT, message: err.message }, this.v34())
       // Otherwise the client went away: nobody to answer.
       return
     }
     const encoded = encodeRequest(route, body)
-    if (!Buffer.isBuffer(encoded)) return writeError(res, encoded)
+    if (!Buffer.isBuffer(encoded)) return writeError(res, encoded, this.v34())
     if (route.kind === 'server-stream') {
       const call = client.makeServerStreamRequest(route.method, identity, identity, encoded, md, options)
       const cancel = (): void => call.cancel()
       this.open.add(cancel)
-      forwardResponses(call, route.responseType, res, () => this.open.delete(cancel))
+      forwardResponses(call, route.responseType, res, () => this.open.delete(cancel), true, this.v34())
       return
     }
     let done = false
@@ -144,12 +149,12 @@ export class GrpcGateway {
       done = true
       this.open.delete(cancel)
       res.off('close', onClose)
-      if (err !== null || value === undefined) return writeError(res, statusOf(err))
+      if (err !== null || value === undefined) return writeError(res, statusOf(err), this.v34())
       let json: string
       try {
         json = marshalMessage(route.responseType, route.responseType.decode(value))
       } catch (e) {
-        return writeError(res, statusOf(e))
+        return writeError(res, statusOf(e), this.v34())
       }
       res.writeHead(200, { ...RESPONSE_HEADERS, 'Content-Length': String(Buffer.byteLength(json)) })
       res.end(json)
@@ -179,7 +184,7 @@ export class GrpcGateway {
       if (end !== undefined && !end.eof) {
         call.cancel()
         this.open.delete(cancel)
-        writeError(res, end.error)
+        writeError(res, end.error, this.v34())
         return
       }
       if (res.destroyed) {
@@ -189,7 +194,7 @@ export class GrpcGateway {
       forwardResponses(call, route.responseType, res, () => {
         this.open.delete(cancel)
         call.off('error', ignore)
-      }, end === undefined)
+      }, end === undefined, this.v34())
     })
   }
 }

@@ -27,13 +27,13 @@ export const RESPONSE_HEADERS: Readonly<Record<string, string>> = {
   'Grpc-Metadata-Content-Type': 'application/grpc',
 }
 
-/** Answer a failed call in the unary shape. */
-export function writeError(res: ServerResponse, s: GatewayStatus): void {
+/** Answer a failed call in the unary shape (3.4's key order with `v34`). */
+export function writeError(res: ServerResponse, s: GatewayStatus, v34 = false): void {
   if (res.headersSent) {
     res.end()
     return
   }
-  const body = errorBody(s)
+  const body = errorBody(s, v34)
   res.writeHead(httpStatusFromCode(s.code), { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)) })
   res.end(body)
 }
@@ -50,7 +50,7 @@ export function statusOf(err: unknown): GatewayStatus {
  * when the exchange is over, however it ends.
  */
 export function forwardResponses(
-  call: GatewayCall, responseType: protobuf.Type, res: ServerResponse, onDone: () => void, headerMetadata = true,
+  call: GatewayCall, responseType: protobuf.Type, res: ServerResponse, onDone: () => void, headerMetadata: boolean, v34: boolean,
 ): void {
   // grpc-gateway forwards the server's headers only when it waited for them: not after an empty body.
   const okHeaders = headerMetadata ? RESPONSE_HEADERS : { 'Content-Type': 'application/json' }
@@ -92,7 +92,7 @@ export function forwardResponses(
   })
   const failed = (s: GatewayStatus): void => {
     if (!gotHeaders && !wrote) {
-      writeError(res, s)
+      writeError(res, s, v34)
     } else {
       if (!wrote) res.writeHead(httpStatusFromCode(s.code), { 'Content-Type': 'application/json' })
       res.end(streamErrorChunk(s))
