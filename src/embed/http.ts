@@ -7,6 +7,7 @@
 // With the v2 API on (--enable-v2) the client URL is etcd's v2 handler instead (etcdserver/api/v2http):
 // /v2/..., /version, /metrics and a /health that checks the v2 store, and no /livez or /readyz, as etcd 3.5.
 // Every client URL response carries etcd's CORS headers, and OPTIONS is answered 200 (its accessController).
+// The JSON gateway (src/gateway/), when given, serves /v3 and everything under /v3/ (after /v3beta/ becomes /v3/).
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { TLSSocket } from 'node:tls'
