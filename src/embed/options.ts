@@ -180,6 +180,11 @@ export interface ListenOptions {
    * reading of 0: no limit on a plaintext port, 250 on a TLS port. Default 4294967295 (2^32-1).
    */
   readonly maxConcurrentStreams?: number
+  /**
+   * Serve etcd's JSON gateway on the port (etcd's --enable-grpc-gateway): POST /v3/kv/range and every
+   * other route of the v3 API as JSON over HTTP/1.1, /v3beta/ as an alias of /v3/. Default true, as etcd.
+   */
+  readonly grpcGateway?: boolean
 }
 
 // ---- TLS ----

@@ -45,7 +45,7 @@ const SECTIONS: readonly (readonly [string, readonly Entry[]])[] = [
     ['max-txn-ops', 'Most operations in one transaction.'],
     ['max-request-bytes', 'Largest client request in bytes.'],
     ['max-concurrent-streams', 'Most concurrent streams per client connection.'],
-    ['enable-grpc-gateway', 'Serve the JSON gateway to the gRPC API.', 'none'],
+    ['enable-grpc-gateway', 'Serve the JSON gateway to the gRPC API.'],
     ['grpc-keepalive-min-time', 'Shortest interval a client may ping the server at.'],
     ['grpc-keepalive-interval', 'How often the server pings a client connection (0: never).'],
     ['grpc-keepalive-timeout', 'How long a ping may go unanswered before the connection is closed (0: never pinged).'],

@@ -74,6 +74,13 @@ describe('--listen-client-http-urls', () => {
     await assert.rejects(fetch(`http://${cli.endpoint}/health`))
   })
 
+  it('serves the JSON gateway on the HTTP URL, reaching gRPC through the client URL', async () => {
+    const res = await fetch(`http://${httpAddress}/v3/kv/range`, { method: 'POST', body: JSON.stringify({ key: Buffer.from('k').toString('base64') }) })
+    assert.equal(res.status, 200)
+    const body = (await res.json()) as { kvs?: Array<{ value?: string }> }
+    assert.equal(body.kvs?.[0]?.value, Buffer.from('v').toString('base64'))
+  })
+
   it('refuses a host:port in both lists, as etcd words it', async () => {
     const port = await freePort()
     const r = spawnSync(process.execPath, [ETCDLITE_BIN, '--memory', '--listen-client-urls', `http://127.0.0.1:${port}`, '--advertise-client-urls', `http://127.0.0.1:${port}`, '--listen-client-http-urls', `http://127.0.0.1:${port}`], { encoding: 'utf8', timeout: 20_000 })
