@@ -141,7 +141,7 @@ export class GrpcGateway {
       const call = client.makeServerStreamRequest(route.method, identity, identity, encoded, md, options)
       const cancel = (): void => call.cancel()
       this.open.add(cancel)
-      forwardResponses(call, route.responseType, res, () => this.open.delete(cancel), true, this.v34())
+      forwardResponses(call, route.responseType, res, () => this.open.delete(cancel), true)
       return
     }
     let done = false
@@ -194,7 +194,7 @@ export class GrpcGateway {
       forwardResponses(call, route.responseType, res, () => {
         this.open.delete(cancel)
         call.off('error', ignore)
-      }, end === undefined, this.v34())
+      }, end === undefined)
     })
   }
 }

@@ -3,9 +3,10 @@
 // message, each sent as it arrives. A bidirectional call reads the body as a stream of JSON requests: the
 // first is decoded before anything else happens (a bad one answers 500, Unknown, in the unary shape, as
 // grpc-gateway reports a decode error it does not wrap); each later one is sent as it completes; the end of
-// the body, or a later bad request, half-closes the call (a watch stays open; a keep-alive ends). A call
-// that fails before the server sent its headers answers the unary error shape; after that the stream ends
-// with an {"error":{...}} chunk (with the HTTP status of its code if nothing was written yet). Backpressure
+// the body, or a later bad request, half-closes the call (a watch stays open; a keep-alive ends). A call the
+// server fails, even before any message, ends with an {"error":{...}} chunk (with the HTTP status of its
+// code if nothing was written yet): etcd's gateway reads a Trailers-Only answer's headers as received and
+// learns of the error from the first Recv, in ForwardResponseStream. Backpressure
 // runs both ways: a slow HTTP reader pauses the gRPC stream (HTTP/2 flow control then holds the server),
 // and a server that stops taking requests pauses the body. The client's going away cancels the call.
 import type { IncomingMessage, ServerResponse } from 'node:http'
@@ -50,11 +51,10 @@ export function statusOf(err: unknown): GatewayStatus {
  * when the exchange is over, however it ends.
  */
 export function forwardResponses(
-  call: GatewayCall, responseType: protobuf.Type, res: ServerResponse, onDone: () => void, headerMetadata: boolean, v34: boolean,
+  call: GatewayCall, responseType: protobuf.Type, res: ServerResponse, onDone: () => void, headerMetadata: boolean,
 ): void {
   // grpc-gateway forwards the server's headers only when it waited for them: not after an empty body.
   const okHeaders = headerMetadata ? RESPONSE_HEADERS : { 'Content-Type': 'application/json' }
-  let gotHeaders = false
   let wrote = false
   let done = false
   const finish = (): void => {
@@ -73,9 +73,6 @@ export function forwardResponses(
   }
   res.on('close', onClose)
   res.on('drain', onDrain)
-  call.on('metadata', () => {
-    gotHeaders = true
-  })
   call.on('data', (buf: Buffer) => {
     if (done) return
     let chunk: string
@@ -91,12 +88,8 @@ export function forwardResponses(
     if (!res.write(chunk)) call.pause()
   })
   const failed = (s: GatewayStatus): void => {
-    if (!gotHeaders && !wrote) {
-      writeError(res, s, v34)
-    } else {
-      if (!wrote) res.writeHead(httpStatusFromCode(s.code), { 'Content-Type': 'application/json' })
-      res.end(streamErrorChunk(s))
-    }
+    if (!wrote) res.writeHead(httpStatusFromCode(s.code), { 'Content-Type': 'application/json' })
+    res.end(streamErrorChunk(s))
     finish()
   }
   call.on('error', (err: unknown) => {

@@ -212,12 +212,20 @@ const steps: readonly Step[] = [
 ]
 
 /**
- * Cases where etcdlite's gRPC services (not the gateway) answer otherwise than etcd 3.4.23's; reported as
- * todo, so that a change on either side shows.
+ * Cases where etcdlite follows a fix later etcd releases made to their gRPC services (see the README's
+ * Deviations), so it answers otherwise than 3.4.23: what it answers instead.
  */
-const TODO: Readonly<Record<string, string>> = {
-  'auth: keepalive without a token': "etcdlite's LeaseKeepAlive refuses a caller without credentials; etcd 3.4 and 3.5 renew the lease",
-  'auth: snapshot without a token': "etcdlite's Snapshot refuses with InvalidArgument before any message; etcd with Unknown \"auth: user name is empty\"",
+const FIXED_LATER: Readonly<Record<string, { readonly why: string; readonly status: number; readonly body: string }>> = {
+  'auth: keepalive without a token': {
+    why: 'LeaseKeepAlive needs a user once auth is on (CVE-2026-33413; 3.4.23 renews for anyone)',
+    status: 400,
+    body: '{"error":{"grpc_code":3,"http_code":400,"message":"etcdserver: user name is empty","http_status":"Bad Request"}}',
+  },
+  'auth: snapshot without a token': {
+    why: 'a maintenance refusal is mapped to its gRPC status (etcd 3.6; 3.4 and 3.5 send UNKNOWN "auth: user name is empty")',
+    status: 400,
+    body: '{"error":{"grpc_code":3,"http_code":400,"message":"etcdserver: user name is empty","http_status":"Bad Request"}}',
+  },
 }
 
 describe('JSON gateway vs etcd 3.4.23', { skip }, () => {
@@ -250,9 +258,14 @@ describe('JSON gateway vs etcd 3.4.23', { skip }, () => {
   })
 
   for (const step of steps) {
-    it(step.name, { todo: TODO[step.name] ?? false }, async () => {
+    it(step.name, async () => {
       const want = await gatewayRequest(ref.endpoint, step.req(ref))
       const got = await gatewayRequest(lite.endpoint, step.req(lite))
+      const fixed = FIXED_LATER[step.name]
+      if (fixed !== undefined) {
+        assert.deepEqual({ status: got.status, body: got.body }, { status: fixed.status, body: fixed.body }, fixed.why)
+        return
+      }
       step.keep?.(ref, want)
       step.keep?.(lite, got)
       const path = step.req(lite).path
