@@ -104,7 +104,10 @@ export class TreeWriter {
 
   private push(level: number, item: Item, data: number): void {
     const lv = this.levels[level] as Level
-    if (lv.items.length > 0 && nodeSize(lv.items.length + 1, lv.data + data) > this.out.pageSize) this.flush(level, true)
+    // A branch node is cut only once it has two children, so each level above has at most half as many
+    // nodes and the tree ends in one root even when keys are larger than a page (the node then overflows).
+    const min = level === 0 ? 1 : 2
+    if (lv.items.length >= min && nodeSize(lv.items.length + 1, lv.data + data) > this.out.pageSize) this.flush(level, true)
     lv.items.push(item)
     lv.data += data
   }
