@@ -115,10 +115,10 @@ export async function restoreSnapshot(file: string, backend: Backend): Promise<R
   const { size } = await stat(file)
   const fh = await open(file, 'r')
   try {
-    const head = Buffer.alloc(PAGE_HEADER_SIZE + 4)
+    const head = Buffer.alloc(Math.max(LEGACY_MAGIC.length, PAGE_HEADER_SIZE + 4))
     const { bytesRead } = await fh.read(head, 0, head.length, 0)
     const legacy = bytesRead >= LEGACY_MAGIC.length && head.subarray(0, LEGACY_MAGIC.length).equals(LEGACY_MAGIC)
-    const bolt = bytesRead === head.length && head.readUInt32LE(PAGE_HEADER_SIZE) === BOLT_MAGIC
+    const bolt = bytesRead >= PAGE_HEADER_SIZE + 4 && head.readUInt32LE(PAGE_HEADER_SIZE) === BOLT_MAGIC
     if (!legacy && !bolt) throw new SnapshotError(`snapshot: ${file} is not a snapshot (neither a bbolt database nor an etcdlite snapshot)`)
     const trailer = size % SNAPSHOT_ALIGN === SHA256_LEN && size > SHA256_LEN
     if (legacy && !trailer) throw new SnapshotError(`snapshot: ${file} is truncated (size ${size} is not 512*n + 32)`)
