@@ -5,14 +5,16 @@ import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { open, writeFile } from 'node:fs/promises'
+import { open, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { DbReader } from '../../../../src/pkg/bbolt/db-reader.js'
 import { DbWriter } from '../../../../src/pkg/bbolt/db-writer.js'
 import { BoltError, BRANCH_PAGE_FLAG, readPageHeader } from '../../../../src/pkg/bbolt/page.js'
 import { Crc32c } from '../../../../src/etcdserver/hash.js'
 import { ETCDCTL_ENV } from '../../../helpers/etcdctl.js'
-import { haveEtcdctl } from '../../../helpers/processes.js'
+import { haveEtcd, haveEtcdctl, startReferenceEtcd } from '../../../helpers/processes.js'
+import { rawClient } from '../../../helpers/grpc-client.js'
+import { decodeKeyValue } from '../../../../src/mvcc/kv-codec.js'
 import { Prng } from '../../../helpers/prng.js'
 import { tempDir } from '../../../helpers/tmp.js'
 
@@ -21,6 +23,7 @@ type Db = [string, Entries][]
 
 const b = (s: string): Buffer => Buffer.from(s)
 const noEtcdctl = haveEtcdctl() ? false : 'etcdctl is not on PATH'
+const noEtcd = noEtcdctl !== false ? noEtcdctl : haveEtcd() ? false : 'the reference `etcd` binary is not on PATH'
 
 function bytesOf(rnd: Prng, n: number): Uint8Array {
   const out = new Uint8Array(n)
@@ -215,6 +218,41 @@ describe('bbolt writer and reader', () => {
       await writeFile(path, file)
       await assert.rejects(read(path, file.length), BoltError)
     } finally {
+      await dir.remove()
+    }
+  })
+
+  it("reads real etcd's files: inline buckets, branch pages, overflow pages", { skip: noEtcd }, async () => {
+    const etcd = await startReferenceEtcd()
+    const dir = await tempDir()
+    const c = rawClient(etcd.endpoint)
+    try {
+      const big = Buffer.alloc(200_000, 0x61)
+      await c.kv.Put({ key: b('big'), value: big })
+      for (let i = 0; i < 3000; i += 100) {
+        await Promise.all(Array.from({ length: 100 }, (_, j) => c.kv.Put({ key: b(`k${i + j}`), value: b(`v${i + j}`) })))
+      }
+      await c.kv.DeleteRange({ key: b('k1') })
+      const path = join(dir.path, 'etcd.db')
+      const r = await new Promise<number | null>((resolve, reject) => {
+        const p = spawn('etcdctl', [`--endpoints=${etcd.endpoint}`, 'snapshot', 'save', path], { env: ETCDCTL_ENV, stdio: 'ignore' })
+        p.on('error', reject)
+        p.on('close', resolve)
+      })
+      assert.equal(r, 0)
+      const st = await stat(path)
+      const db = new Map(await read(path, st.size - 32))
+      const keys = db.get('key') ?? []
+      assert.equal(keys.length, 3002, 'a revision per put, and the tombstone')
+      const kvs = keys.map(([, v]) => decodeKeyValue(v))
+      assert.ok(Buffer.from(kvs[0]?.value ?? []).equals(big), 'the value on overflow pages')
+      assert.deepEqual(kvs.slice(1).filter((kv) => kv.version > 0).map((kv) => Buffer.from(kv.key).toString()).sort(),
+        Array.from({ length: 3000 }, (_, i) => `k${i}`).sort())
+      assert.deepEqual([...db.keys()].sort(), ['alarm', 'auth', 'authRoles', 'authUsers', 'cluster', 'key', 'lease', 'members', 'members_removed', 'meta'])
+      assert.ok((db.get('meta') ?? []).some(([k]) => Buffer.from(k).toString() === 'consistent_index'))
+    } finally {
+      c.close()
+      await etcd.dispose()
       await dir.remove()
     }
   })
