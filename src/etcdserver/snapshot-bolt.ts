@@ -14,6 +14,8 @@
 import { BUCKETS, META, type Bucket } from '../backend/schema.js'
 import type { Backend, BackendSnapshot } from '../backend/backend.js'
 import { readU64, u64 } from '../backend/meta-u64.js'
+import { decodeLease } from '../lease/lease-codec.js'
+import { decodeKeyValue } from '../mvcc/kv-codec.js'
 import { bytesToRev, isRevKey } from '../mvcc/revision.js'
 import { goJsonMarshal } from '../pkg/go-json.js'
 import type { DbWriter } from '../pkg/bbolt/db-writer.js'
@@ -126,10 +128,8 @@ export async function readEtcdBuckets(r: DbReader, backend: Backend): Promise<Re
     for await (const leaf of r.walk(ref)) {
       for (const e of leaf) {
         if ((e.flags & BUCKET_LEAF_FLAG) !== 0) throw new SnapshotError(`snapshot: etcd's "${bucket}" bucket holds a nested bucket`)
-        if (bucket === 'key') {
-          if (!isRevKey(e.key)) throw new SnapshotError(`snapshot: a key in etcd's "key" bucket is not a revision (${Buffer.from(e.key).toString('hex')})`)
-          lastKey = e.key
-        }
+        checkEntry(bucket, e.key, e.value)
+        if (bucket === 'key') lastKey = e.key
         backend.put(bucket, e.key, e.value)
         entries++
         pending += e.key.length + e.value.length
@@ -161,6 +161,26 @@ export async function readEtcdBuckets(r: DbReader, backend: Backend): Promise<Re
   }
   await backend.commit()
   return { entries }
+}
+
+/**
+ * Refuse what etcdlite could not serve: revision keys and leases it cannot decode end the restore with a
+ * clear error here rather than at the server's start.
+ */
+function checkEntry(bucket: Bucket, key: Uint8Array, value: Uint8Array): void {
+  const hexKey = (): string => Buffer.from(key).toString('hex')
+  try {
+    if (bucket === 'key') {
+      if (!isRevKey(key)) throw new SnapshotError(`snapshot: a key in etcd's "key" bucket is not a revision (${hexKey()})`)
+      if (decodeKeyValue(value).key.length === 0) throw new SnapshotError(`snapshot: revision ${hexKey()} has no key`)
+    } else if (bucket === 'lease') {
+      if (key.length !== 8) throw new SnapshotError(`snapshot: a key in etcd's "lease" bucket is not a lease ID (${hexKey()})`)
+      decodeLease(value)
+    }
+  } catch (err) {
+    if (err instanceof SnapshotError) throw err
+    throw new SnapshotError(`snapshot: etcd's "${bucket}" bucket holds a value that does not decode at ${hexKey()}`, { cause: err })
+  }
 }
 
 /** True when the backend holds nothing in any of etcd's buckets. */

@@ -15,6 +15,23 @@ import { ERROR_MESSAGES, isEtcdError } from '../../../src/pkg/errors.js'
 import { encodeKeyValue } from '../../../src/mvcc/kv-codec.js'
 import { revToBytes } from '../../../src/mvcc/revision.js'
 import { writeVarint } from '../../../src/pkg/proto-wire.js'
+import { DbWriter } from '../../../src/pkg/bbolt/db-writer.js'
+
+/** A bbolt file of `buckets` with its SHA-256 trailer, as a snapshot stream ends. */
+function boltFile(buckets: readonly (readonly [string, readonly (readonly [Uint8Array, Uint8Array])[]])[]): Buffer {
+  const fill = (w: DbWriter): ReturnType<DbWriter['finish']> => {
+    for (const [name, entries] of buckets) {
+      const bw = w.bucket(name)
+      for (const [k, v] of entries) bw.put(k, v)
+    }
+    return w.finish()
+  }
+  const layout = fill(new DbWriter(4096))
+  const pages: Buffer[] = []
+  fill(new DbWriter(4096, (p) => pages.push(p), layout))
+  const body = Buffer.concat(pages)
+  return Buffer.concat([body, createHash('sha256').update(body).digest()])
+}
 import { tempDir } from '../../helpers/tmp.js'
 
 const b = (s: string): Uint8Array => Buffer.from(s)
@@ -241,6 +258,10 @@ describe('Restore from a snapshot', () => {
         { name: 'a truncated file', bytes: good.subarray(0, good.length - 100), why: /truncated/ },
         { name: 'a file of zeros', bytes: zeros, why: /not a snapshot/ },
         { name: 'an empty file', bytes: Buffer.alloc(0), why: /not a snapshot/ },
+        { name: 'a bbolt file that is not an etcd backend', bytes: boltFile([['things', [[b('a'), b('1')]]]]), why: /not an etcd backend/ },
+        { name: 'a revision key that is not one', bytes: boltFile([['key', [[b('a'), b('1')]]], ['meta', []]]), why: /not a revision/ },
+        { name: 'a revision that does not decode', bytes: boltFile([['key', [[revToBytes({ main: 2, sub: 0 }), b('\xff\xff')]]], ['meta', []]]), why: /does not decode/ },
+        { name: 'a lease that does not decode', bytes: boltFile([['key', []], ['meta', []], ['lease', [[new Uint8Array(8), b('\x0a')]]]]), why: /does not decode/ },
         { name: 'a bbolt file missing its last page', bytes: Buffer.concat([shortBody, createHash('sha256').update(shortBody).digest()]), why: /truncated/ },
       ]
       for (const f of files) {
