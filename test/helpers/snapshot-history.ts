@@ -168,9 +168,12 @@ export interface Moved {
   readonly fileSize: number
 }
 
-/** Apply `h` to a fresh etcdlite, save a snapshot with etcdctl, restore it with etcdctl into the real etcd. */
-export async function etcdliteToEtcd(h: History, window = 1): Promise<Moved> {
-  return move(h, window, () => startEtcdliteProcess({ memory: true }), (file) => restoreIntoEtcd(file))
+/**
+ * Apply `h` to a fresh etcdlite, save a snapshot with etcdctl, restore it with etcdctl into the real etcd;
+ * `then` runs against the restored etcd after it was compared.
+ */
+export async function etcdliteToEtcd(h: History, window = 1, then?: (endpoint: string) => Promise<void>): Promise<Moved> {
+  return move(h, window, () => startEtcdliteProcess({ memory: true }), (file) => restoreIntoEtcd(file), then)
 }
 
 /** Apply `h` to a fresh real etcd, save a snapshot with etcdctl, start etcdlite from it (--restore-snapshot). */
@@ -178,7 +181,13 @@ export async function etcdToEtcdlite(h: History, window = 1): Promise<Moved> {
   return move(h, window, () => startReferenceEtcd(), (file) => startEtcdliteProcess({ memory: true, args: ['--restore-snapshot', file] }))
 }
 
-async function move(h: History, window: number, source: () => Promise<ServerProcess>, target: (file: string) => Promise<ServerProcess>): Promise<Moved> {
+async function move(
+  h: History,
+  window: number,
+  source: () => Promise<ServerProcess>,
+  target: (file: string) => Promise<ServerProcess>,
+  then?: (endpoint: string) => Promise<void>,
+): Promise<Moved> {
   const dir = await tempDir('snapshot-move-')
   const src = await source()
   let dst: ServerProcess | undefined
@@ -191,6 +200,7 @@ async function move(h: History, window: number, source: () => Promise<ServerProc
     const status = await snapshotStatus(file)
     dst = await target(file)
     const after = await dumpState(dst.endpoint, h.auth)
+    await then?.(dst.endpoint)
     return { source: before, restored: after, status, fileSize: (await stat(file)).size }
   } finally {
     await src.dispose()
