@@ -73,11 +73,17 @@ export async function dumpState(endpoint: string, authOn: boolean): Promise<unkn
       version: num(kv['version']),
       lease: String(kv['lease']),
     }))
-    const hashKV = async (at: number): Promise<unknown> => {
-      const h = await c.call('Maintenance', 'HashKV', { revision: at })
-      return { at, hash: h['hash'], compactRevision: num(h['compact_revision']) }
+    // HashKV at the newest revision (0, which a compaction at the newest revision does not refuse), and at
+    // one between the compaction and the newest revision.
+    const hashKV = async (at: number): Promise<{ at: number; compactRevision: number } & Msg> => {
+      try {
+        const h = await c.call('Maintenance', 'HashKV', { revision: at })
+        return { at, hash: h['hash'], compactRevision: num(h['compact_revision']), revision: num((h['header'] as Msg)['revision']) }
+      } catch (e) {
+        return { at, error: (e as grpc.ServiceError).details, compactRevision: -1 }
+      }
     }
-    const now = (await hashKV(rev)) as { compactRevision: number }
+    const now = await hashKV(0)
     const older = Math.floor((now.compactRevision + 1 + rev) / 2)
     const leases = []
     for (const l of ((await c.call('Lease', 'LeaseLeases'))['leases'] as Msg[]).map((x) => String(x['ID'])).sort()) {

@@ -4,6 +4,7 @@
 // One long history (over 10,000 revisions) goes both ways too.
 //
 // Replay a failure with the seed and path fast-check prints: PROP_SEED=<seed> PROP_PATH=<path>.
+// PROP_SCALE=<factor> multiplies the number of runs (each starts two servers: a few seconds).
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import fc from 'fast-check'
@@ -13,7 +14,8 @@ import { etcdliteToEtcd, etcdToEtcdlite, historyArb, longHistory, type History, 
 const skip = !haveEtcdctl() ? 'etcdctl is not on PATH' : !haveEtcd() ? 'the reference `etcd` binary is not on PATH' : false
 const seed = process.env['PROP_SEED'] === undefined ? undefined : Number(process.env['PROP_SEED'])
 const path = process.env['PROP_PATH']
-const params = { numRuns: 3, endOnFailure: true, ...(seed === undefined ? {} : { seed }), ...(path === undefined ? {} : { path }) }
+const scale = Number(process.env['PROP_SCALE'] ?? 1)
+const params = { numRuns: Math.max(1, Math.round(3 * scale)), endOnFailure: true, ...(seed === undefined ? {} : { seed }), ...(path === undefined ? {} : { path }) }
 
 const same = (m: Moved): void => assert.deepEqual(m.restored, m.source)
 const revOf = (m: Moved): number => (m.source as { rev: number }).rev
