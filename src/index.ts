@@ -45,3 +45,17 @@ export type { ServerTlsInfo } from './pkg/transport/tls-info.js'
 export { KeyPairError } from './pkg/transport/key-pair.js'
 export { TlsConfigError } from './pkg/tlsutil/tls-config-error.js'
 // ---- end TLS ----
+// ---- Remote client ----
+export { connect } from './client/connect.js'
+export { RemoteClient } from './client/client.js'
+export { RemoteWatcher } from './client/watcher.js'
+export { RemoteWatchStream } from './client/watch-stream.js'
+export { RemoteLeaseKeepAlive } from './client/lease-keepalive.js'
+export { GrpcError } from './client/grpc-error.js'
+export type { ConnectOptions, ConnectTlsOptions } from './client/options.js'
+export type { BackoffOptions } from './client/backoff.js'
+export type {
+  EtcdClient, KV, Watch, Lease, Lock, Election, Maintenance, EtcdWatcher, EtcdWatchStream, EtcdLeaseKeepAlive,
+  SignalOptions,
+} from './client/etcd-client.js'
+// ---- end Remote client ----

@@ -3,7 +3,9 @@ import { Level } from 'level'
 import { MemoryLevel } from 'memory-level'
 import { LevelBackend } from '../backend/level-backend.js'
 import { checkDataDir, lockedError } from '../backend/data-dir.js'
+import { AccessController } from '../etcdserver/access-controller.js'
 import { EtcdServer } from '../etcdserver/etcd-server.js'
+import { majorMinor, serverMetrics } from '../etcdserver/metrics.js'
 import { parseRetention } from '../etcdserver/auto-compactor.js'
 import { LockServer } from '../etcdserver/v3lock.js'
 import { restoreSnapshot, restoreSnapshotToDir } from '../etcdserver/snapshot.js'
@@ -28,7 +30,10 @@ import { ETCD_DEFAULTS, type EtcdOptions, type LevelDb, type ListenOptions, type
 import { Watcher, WatchStream, type WatchOptions } from './watch.js'
 import { LeaseKeepAlive, type LeaseKeepAliveOptions } from './lease.js'
 import { HttpListener, httpHandler } from './http.js'
+import type { GrpcGateway } from '../gateway/gateway.js'
+import type { ChannelCredentials } from '@grpc/grpc-js'
 import { checkPut, checkRequest, checkSignalOptions, checkString, type Call, type Checked, type Input } from './input.js'
+import type { EtcdClient } from '../client/etcd-client.js'
 
 // ---- TLS ----
 /**
@@ -61,6 +66,21 @@ function streamLimit(max: number | undefined, secure: boolean): number | undefin
 }
 // ---- end TLS ----
 
+/** The JSON gateway of one listener, its module loaded on first use. */
+async function newGateway(server: EtcdServer, maxRequestBytes: number): Promise<GrpcGateway> {
+  const { GrpcGateway, gatewayBodyLimit } = await import('../gateway/gateway.js')
+  const metrics = serverMetrics(server)
+  return new GrpcGateway({ maxBodyBytes: gatewayBodyLimit(maxRequestBytes), reports34: () => majorMinor(metrics.etcdVersion()) === '3.4' })
+}
+
+/** The address a listener's own gateway dials: the loopback address for a wildcard host. */
+function dialTarget(host: string, port: number): string {
+  const bare = host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host
+  if (bare === '0.0.0.0' || bare === '') return `127.0.0.1:${port}`
+  if (bare === '::') return `[::1]:${port}`
+  return bare.includes(':') ? `[${bare}]:${port}` : `${bare}:${port}`
+}
+
 /** A bound gRPC listener. */
 export interface Listener {
   readonly host: string
@@ -70,16 +90,20 @@ export interface Listener {
 }
 
 /**
- * An open etcdlite: the KV API in process (same semantics and errors as the gRPC service), `listen()` to
+ * An open etcdlite: the KV API in process (same semantics and errors as the gRPC service; the EtcdClient
+ * interface, which connect()'s remote client shares), `listen()` to
  * serve gRPC on the same engine, `close()` to stop everything. Closing is idempotent and also happens
  * with `await using`.
  */
-export class Etcd implements AsyncDisposable {
+export class Etcd implements EtcdClient {
   /** The server core (advanced use: header identity, the MVCC store). */
   readonly server: EtcdServer
   private readonly logger: Logger
   private readonly maxRequestBytes: number
   private readonly grpcServers: GrpcServer[] = []
+  private readonly gateways: GrpcGateway[] = []
+  /** How a gateway reaches each listener that serves gRPC, in the order they were opened. */
+  private readonly gatewayDials: Array<{ readonly target: string; readonly creds: ChannelCredentials }> = []
   private closing: Promise<void> | undefined
 
   private readonly lockServer: LockServer
@@ -481,21 +505,48 @@ export class Etcd implements AsyncDisposable {
     const maxStreams = limit === undefined ? {} : { maxConcurrentStreams: limit }
     const tls = opts.tls === undefined ? undefined : await toTlsServerOptions(opts.tls, this.logger)
     if (this.closing !== undefined) throw new Error('etcdlite: listen() after close()')
+    // Loaded only when served (see grpc/server.ts's tlsListener on why). A gRPC-only listener serves none; an
+    // HTTP-only one dials a listener that serves gRPC, as etcd's gateway does with --listen-client-http-urls.
+    const traffic = opts.traffic ?? 'grpc+http'
+    const gatewayDial = traffic === 'http' ? this.gatewayDials[0] : undefined
+    if (traffic === 'http' && opts.grpcGateway !== false && gatewayDial === undefined) {
+      throw new TypeError("etcdlite: listen({ traffic: 'http' }) serves the JSON gateway, which needs a listener serving gRPC opened first (or grpcGateway: false)")
+    }
+    const gateway = opts.grpcGateway === false || traffic === 'grpc' ? undefined : await newGateway(this.server, this.maxRequestBytes)
+    if (this.closing !== undefined) throw new Error('etcdlite: listen() after close()')
     const grpc = new GrpcServer(this.server, {
       maxRequestBytes: this.maxRequestBytes,
       report: (err) => this.logger.error('unexpected error serving a request', { error: err }),
-      // The client port also answers /health, /metrics and /version over HTTP/1.1, as etcd's does.
-      http: httpHandler(this.server, 'client'),
+      // The client port also answers /health, /metrics and /version over HTTP/1.1, as etcd's does, and
+      // the JSON gateway under /v3/.
+      http: httpHandler(this.server, 'client', { pprof: opts.pprof === true, ...(gateway === undefined ? {} : { gateway: gateway.serve }) }),
       // ---- TLS ----
       ...(tls === undefined ? {} : { tls, alsoInsecure: opts.alsoInsecure === true }),
       ...(opts.keepAlive === undefined ? {} : { keepAlive: opts.keepAlive }),
+      ...(opts.keepAliveMinTimeMs === undefined ? {} : { keepAliveMinTimeMs: opts.keepAliveMinTimeMs }),
+      ...(opts.traffic === undefined ? {} : { traffic: opts.traffic }),
       ...maxStreams,
       // ---- end TLS ----
     })
     this.grpcServers.push(grpc)
     const { host, port } = await grpc.bind(opts.host ?? '127.0.0.1', opts.port ?? 2379)
+    if (traffic !== 'http') {
+      // etcd's gateway dials the listener it serves on: plaintext where the port takes it, else TLS that
+      // trusts the server and presents the server's own certificate.
+      const { credentials } = await import('@grpc/grpc-js')
+      const creds = tls === undefined || opts.alsoInsecure === true
+        ? credentials.createInsecure()
+        : credentials.createSsl(null, Buffer.from(tls.key), Buffer.from(tls.cert), { rejectUnauthorized: false, checkServerIdentity: () => undefined })
+      this.gatewayDials.push({ target: dialTarget(host, port), creds })
+    }
+    if (gateway !== undefined) {
+      const dial = gatewayDial ?? this.gatewayDials[this.gatewayDials.length - 1]
+      if (dial !== undefined) gateway.connect(dial.target, dial.creds)
+      this.gateways.push(gateway)
+    }
     const endpoint = host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`
-    if (!this.advertised) {
+    // An HTTP-only listener is no gRPC endpoint to advertise.
+    if (!this.advertised && opts.traffic !== 'http') {
       const m = this.server.member
       // ---- TLS ---- (a TLS listener is advertised as https://)
       const schemes = opts.tls === undefined ? ['http'] : opts.alsoInsecure === true ? ['http', 'https'] : ['https']
@@ -509,7 +560,10 @@ export class Etcd implements AsyncDisposable {
   close(): Promise<void> {
     if (this.parent !== undefined) return this.parent.close()
     this.closing ??= (async () => {
-      await Promise.all(this.grpcServers.map((s) => s.shutdown()))
+      const stopped = Promise.all(this.grpcServers.map((s) => s.shutdown()))
+      // The gateways' own connections to the listeners close with them.
+      for (const g of this.gateways) g.close()
+      await stopped
       await Promise.all(this.metricsClosers.map((c) => c()))
       await this.server.close()
     })()
@@ -558,6 +612,7 @@ export async function openEtcd(opts: EtcdOptions = {}): Promise<Etcd> {
       metrics: o.metrics,
       auth: { tokenTtlMs: o.authTokenTtl * 1000, bcryptCost: o.bcryptCost, ...(o.authToken === 'simple' ? {} : { jwt: o.authToken }) },
       enableV2: o.enableV2,
+      accessController: new AccessController(o.cors, o.hostWhitelist),
     })
     const r = server.restored
     // etcd's mvcc logs this line (with current-rev) as it opens its store; the other fields are etcdlite's.

@@ -7,9 +7,14 @@
 // With the v2 API on (--enable-v2) the client URL is etcd's v2 handler instead (etcdserver/api/v2http):
 // /v2/..., /version, /metrics and a /health that checks the v2 store, and no /livez or /readyz, as etcd 3.5.
 // Every client URL response carries etcd's CORS headers, and OPTIONS is answered 200 (its accessController).
+// The JSON gateway (src/gateway/), when given, serves /v3 and everything under /v3/ (after /v3beta/ becomes /v3/).
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import type { TLSSocket } from 'node:tls'
 import type { EtcdServer } from '../etcdserver/etcd-server.js'
+import { hostnameOf } from '../etcdserver/access-controller.js'
+import { goQuote } from '../pkg/tlsutil/go-quote.js'
+import { HTTP_PREFIX_PPROF } from '../pkg/debugutil/pprof-path.js'
 import { majorMinor, serverMetrics } from '../etcdserver/metrics.js'
 import type { AlarmType } from '../etcdserver/types.js'
 import { isEtcdError } from '../pkg/errors.js'
@@ -79,8 +84,35 @@ async function checkV2Health(server: EtcdServer, v2: V2Server, excluded: Readonl
   return { health: 'true', reason: '' }
 }
 
-/** etcd's accessController for the client URL: CORS headers on every response, OPTIONS answered at once. */
-function withAccessController(handler: RequestListener): RequestListener {
+/** etcd's answer to a plaintext request whose Host is not whitelisted (its errCVE20185702). */
+function dnsRebindingRefusal(host: string): string {
+  return `
+etcd received your request, but the Host header was unrecognized.
+
+To fix this, choose one of the following options:
+- Enable TLS, then any HTTPS request will be allowed.
+- Add the hostname you want to use to the whitelist in settings.
+  - e.g. etcd --host-whitelist ${goQuote(host)}
+
+This requirement has been added to help prevent "DNS Rebinding" attacks (CVE-2018-5702).
+`
+}
+
+/** The message etcd answers (400) a gateway request whose client certificate names a user, with auth on. */
+const GATEWAY_CN_REFUSED = 'CommonName of client sending a request against gateway will be ignored and not used as expected'
+
+/** Whether a request path is the gateway's (Go's ServeMux sends /v3 and everything under /v3/ to it). */
+const isGatewayPath = (url: string): boolean => url === '/v3' || url.startsWith('/v3/') || url.startsWith('/v3?')
+
+/**
+ * etcd's accessController for the client URL: /v3beta/ rewritten to /v3/ (etcd 3.4 and 3.5 alike; /v3alpha/
+ * is not served); a plaintext request must name a whitelisted host; a gateway request over TLS with
+ * --client-cert-auth and auth on is refused if its certificate has a common name (the gateway would not
+ * use it); CORS headers for allowed origins (for all when "*" is allowed); OPTIONS answered at once; then
+ * /v3 and /v3/... to the gateway and everything else to `handler`.
+ */
+function withAccessController(server: EtcdServer, handler: RequestListener, gateway: RequestListener | undefined): RequestListener {
+  const ac = server.accessController
   return (req, res) => {
     try {
       // Go's server answers a request target it cannot parse before any handler runs.
@@ -89,16 +121,45 @@ function withAccessController(handler: RequestListener): RequestListener {
       badRequest(res)
       return
     }
-    res.setHeader('Access-Control-Allow-Origin', '*')
-    res.setHeader('Access-Control-Allow-Methods', 'POST, GET, OPTIONS, PUT, DELETE')
-    res.setHeader('Access-Control-Allow-Headers', 'accept, content-type, authorization')
+    if (req.url?.startsWith('/v3beta/') === true) req.url = `/v3/${req.url.slice('/v3beta/'.length)}`
+    const toGateway = gateway !== undefined && isGatewayPath(req.url ?? '/')
+    if (!(req.socket as Partial<TLSSocket>).encrypted) {
+      // Plaintext requests must name a whitelisted host: a DNS-rebound page cannot reach the server.
+      const host = hostnameOf(req.headers.host ?? '')
+      if (!ac.isHostWhitelisted(host)) {
+        httpError(res, 421, dnsRebindingRefusal(host))
+        return
+      }
+    } else if (toGateway && req.url !== '/v3' && server.authStore.enabled && peerCommonName(req) !== undefined) {
+      httpError(res, 400, GATEWAY_CN_REFUSED)
+      return
+    }
+    const origin = ac.originAllowed('*') ? '*' : req.headers.origin
+    if (origin !== undefined && ac.originAllowed(origin)) {
+      res.setHeader('Access-Control-Allow-Methods', 'POST, GET, OPTIONS, PUT, DELETE')
+      res.setHeader('Access-Control-Allow-Origin', origin)
+      res.setHeader('Access-Control-Allow-Headers', 'accept, content-type, authorization')
+    }
     if (req.method === 'OPTIONS') {
       res.writeHead(200, { 'Content-Length': '0' })
       res.end()
       return
     }
-    handler(req, res)
+    if (toGateway) gateway(req, res)
+    else handler(req, res)
   }
+}
+
+/**
+ * The common name of the verified client certificate of a TLS connection, if any. The TLS listener verifies
+ * client certificates (and marks the socket authorized) only with --client-cert-auth.
+ */
+function peerCommonName(req: IncomingMessage): string | undefined {
+  const socket = req.socket as Partial<TLSSocket>
+  if (socket.encrypted !== true || socket.authorized !== true || socket.getPeerCertificate === undefined) return undefined
+  const cn: unknown = socket.getPeerCertificate().subject?.CN
+  const first = Array.isArray(cn) ? (cn[0] as unknown) : cn
+  return typeof first === 'string' && first !== '' ? first : undefined
 }
 
 /**
@@ -110,7 +171,7 @@ function withAccessController(handler: RequestListener): RequestListener {
  * "ok\n", after the "[+]name ok" lines when the query has `verbose` (any value). Anything else is Go's
  * "404 page not found".
  */
-export function httpHandler(server: EtcdServer, endpoints: HttpEndpoints): RequestListener {
+export function httpHandler(server: EtcdServer, endpoints: HttpEndpoints, opts: { readonly pprof?: boolean; readonly gateway?: RequestListener } = {}): RequestListener {
   const metrics = serverMetrics(server)
   // 3.4 writes the body without "reason" and has no serializable check.
   const v34 = (): boolean => majorMinor(metrics.etcdVersion()) === '3.4'
@@ -170,13 +231,24 @@ export function httpHandler(server: EtcdServer, endpoints: HttpEndpoints): Reque
     )
   }
   const requestUrl = (req: IncomingMessage): URL => new URL(req.url ?? '/', 'http://localhost')
+  // /debug/pprof/ before everything else, as etcd registers it on the client URLs' mux (pkg/debugutil/pprof.ts).
+  const withPprof = (h: RequestListener): RequestListener => opts.pprof !== true ? h : (req, res) => {
+    const url = requestUrl(req)
+    if (url.pathname !== HTTP_PREFIX_PPROF && !url.pathname.startsWith(`${HTTP_PREFIX_PPROF}/`)) {
+      h(req, res)
+      return
+    }
+    import('../pkg/debugutil/pprof.js').then((m) => m.servePprof(req, res, url)).catch((err: unknown) => {
+      if (!res.headersSent) httpError(res, 500, err instanceof Error ? err.message : String(err))
+    })
+  }
   const newV2Handler = server.v2?.clientHandler
   if (endpoints === 'client' && server.v2 !== undefined && newV2Handler !== undefined) {
-    return withAccessController(newV2Handler(server.v2, {
+    return withAccessController(server, withPprof(newV2Handler(server.v2, {
       version: (req, res) => version(req, res),
       metrics: (_req, res) => prometheus(res),
       health: (req, res) => health(req, res, requestUrl(req)),
-    }))
+    })), opts.gateway)
   }
   const handler: RequestListener = (req, res) => {
     const url = requestUrl(req)
@@ -204,7 +276,7 @@ export function httpHandler(server: EtcdServer, endpoints: HttpEndpoints): Reque
     }
     httpError(res, 404, '404 page not found')
   }
-  return endpoints === 'client' ? withAccessController(handler) : handler
+  return endpoints === 'client' ? withAccessController(server, withPprof(handler), opts.gateway) : handler
 }
 
 /** A plain HTTP listener (etcd's --listen-metrics-urls). */

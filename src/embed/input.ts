@@ -17,6 +17,7 @@ import { prefixEnd as prefixEndOfBytes } from '../pkg/bytes.js'
 import type { WatchOptions } from './watch.js'
 import type { LeaseKeepAliveOptions } from './lease.js'
 import type { EtcdOptions, ListenOptions } from './options.js'
+import type { ConnectOptions } from '../client/options.js'
 
 /** Bytes as the embedded API takes them: a Uint8Array (a Buffer too) as is, or a string as its UTF-8 bytes. */
 export type Bytes = Uint8Array | string
@@ -54,7 +55,7 @@ function describe(v: unknown): string {
 }
 
 /** How a message names a call's whole argument: `options` where the API calls it so, else `request`. */
-const OPTIONS_ARGUMENT = new Set(['openEtcd', 'restoreSnapshot', 'watch', 'leaseKeepAlive', 'listen', 'listenMetrics'])
+const OPTIONS_ARGUMENT = new Set(['openEtcd', 'restoreSnapshot', 'watch', 'leaseKeepAlive', 'listen', 'listenMetrics', 'connect'])
 const argumentName = (call: string): string => (OPTIONS_ARGUMENT.has(call) ? 'options' : 'request')
 
 function refuse(call: string, path: string, what: string, got: string): never {
@@ -232,6 +233,7 @@ const OPTIONS = record({
     v === 'simple' ? v : typeof v === 'object' && v !== null ? JWT_OPTIONS(v, call, path)
       : refuse(call, path, "'simple' or a JWT options object", typeof v === 'string' ? `'${v}'` : describe(v))),
   authTokenTtl: opt(int), bcryptCost: opt(int), enableV2: opt(bool),
+  cors: opt(arrayOf(str)), hostWhitelist: opt(arrayOf(str)),
 })
 
 /** The checker of each entry point's request, by the name the error message gives the call. */
@@ -286,11 +288,19 @@ const CHECKS = {
     })),
     alsoInsecure: opt(bool),
     keepAlive: opt(record({ intervalMs: uint32, timeoutMs: uint32 })),
+    keepAliveMinTimeMs: opt(uint32),
+    traffic: opt(oneOf(['grpc+http', 'grpc', 'http'])),
+    pprof: opt(bool),
     maxConcurrentStreams: opt(uint32),
   }),
   listenMetrics: record({ host: opt(str), port: opt(port) }),
   openEtcd: OPTIONS,
   restoreSnapshot: OPTIONS,
+  connect: record({
+    endpoints: arrayOf(str), token: opt(str), user: opt(str), password: opt(str),
+    tls: opt(record({ ca: opt(pem), cert: opt(pem), key: opt(pem), serverName: opt(str) })),
+    dialTimeoutMs: opt(int), backoff: opt(record({ baseMs: opt(int), capMs: opt(int) })),
+  }),
 } as const
 
 /** What each checker returns: the request type the server takes. */
@@ -333,6 +343,7 @@ export interface Checked {
   listenMetrics: ListenOptions
   openEtcd: EtcdOptions
   restoreSnapshot: EtcdOptions
+  connect: ConnectOptions
 }
 
 export type Call = keyof typeof CHECKS

@@ -4,6 +4,7 @@ import type { Clock } from '../pkg/clock.js'
 import type { JwtOptions } from '../auth/jwt-token.js'
 import type { Logger } from '../pkg/logger.js'
 import type { ServerTlsInfo } from '../pkg/transport/tls-info.js'
+import type { Traffic } from '../grpc/server.js'
 
 export type LevelDb = AbstractLevel<Uint8Array | string, Uint8Array, Uint8Array>
 
@@ -98,6 +99,17 @@ export interface EtcdOptions {
    * it those paths answer 404, as etcd 3.5 without --enable-v2. Default false.
    */
   readonly enableV2?: boolean
+  /**
+   * Origins whose requests on the client URLs get CORS headers naming them (etcd's --cors); "*" allows
+   * every origin, and the headers then say "*". Default ["*"].
+   */
+  readonly cors?: readonly string[]
+  /**
+   * Host names a plaintext HTTP request on the client URLs may carry in its Host header (etcd's
+   * --host-whitelist, against DNS rebinding); others get 421. "*" allows all. TLS requests are not
+   * checked. Default ["*"].
+   */
+  readonly hostWhitelist?: readonly string[]
 }
 
 export const ETCD_DEFAULTS = {
@@ -121,6 +133,8 @@ export const ETCD_DEFAULTS = {
   authTokenTtl: 300,
   bcryptCost: 10,
   enableV2: false,
+  cors: ['*'],
+  hostWhitelist: ['*'],
 } as const
 
 export interface ListenOptions {
@@ -142,12 +156,35 @@ export interface ListenOptions {
    */
   readonly keepAlive?: { readonly intervalMs: number; readonly timeoutMs: number }
   /**
+   * The shortest interval at which a client may ping (etcd's --grpc-keepalive-min-time, grpc-go's
+   * enforcement policy, pings without open streams not permitted): a client that pings sooner three times
+   * is sent GOAWAY(ENHANCE_YOUR_CALM, "too_many_pings") and disconnected. Not enforced on a TLS listener
+   * with `clientCertAuth`. Default 5000, etcd's.
+   */
+  readonly keepAliveMinTimeMs?: number
+  /**
+   * What the listener serves: gRPC and HTTP (etcd's client URLs), gRPC only (etcd's client URLs when
+   * --listen-client-http-urls is given), or HTTP only (those URLs). A connection of the other kind is
+   * closed. Default 'grpc+http'.
+   */
+  readonly traffic?: Traffic
+  /**
+   * Serve profiles of this process under /debug/pprof/ in pprof's format, for `go tool pprof` (etcd's
+   * --enable-pprof): CPU (`profile?seconds=N`), `heap`, `allocs` and `cmdline`. Default false.
+   */
+  readonly pprof?: boolean
+  /**
    * The HTTP/2 SETTINGS_MAX_CONCURRENT_STREAMS each client connection is told (etcd's
    * --max-concurrent-streams). A client that opens more gets RST_STREAM for each stream beyond it, as from
    * etcd: REFUSED_STREAM, or on TLS, once it has acknowledged the setting, PROTOCOL_ERROR. 0 is etcd's
    * reading of 0: no limit on a plaintext port, 250 on a TLS port. Default 4294967295 (2^32-1).
    */
   readonly maxConcurrentStreams?: number
+  /**
+   * Serve etcd's JSON gateway on the port (etcd's --enable-grpc-gateway): POST /v3/kv/range and every
+   * other route of the v3 API as JSON over HTTP/1.1, /v3beta/ as an alias of /v3/. Default true, as etcd.
+   */
+  readonly grpcGateway?: boolean
 }
 
 // ---- TLS ----

@@ -12,14 +12,16 @@ import { LoggingConfigError, setupLogging } from '../pkg/log-outputs.js'
 import type { EtcdOptions, ListenTlsOptions } from '../embed/options.js'
 import { JwtOptionsError, JwtTokenProvider, type JwtSignMethod } from '../auth/jwt-token.js'
 import { realClock } from '../pkg/clock.js'
-import { parseArgs, type Config, type ParseResult } from './config.js'
+import { parseArgs, type ClientUrl, type Config, type ParseResult } from './config.js'
 import { systemResolver, verifyBootstrap, type Resolver } from './bootstrap.js'
 import { DEFAULT_ETCD_VERSION } from './embed-config.js'
 import { ExitError, FatalError, PanicError, StartError, VerifyFlagsError } from './errors.js'
 import { FlagParseError, HelpRequested } from './flag-set.js'
 import { flagsHelp, USAGE } from './help.js'
 import type { LogEntry } from './log-entry.js'
+import type { Traffic } from '../grpc/server.js'
 import { isMemberInitialized } from './member-initialized.js'
+import { logRotationConfig } from './validate.js'
 import { logFailedToStart, logFailedToVerifyFlags, StartupLog, type ServingListener } from './startup-log.js'
 
 function version(): string {
@@ -222,11 +224,42 @@ function goListenError(err: unknown, host: string, port: number): string {
   return `listen tcp ${host.includes(':') ? `[${host}]` : host}:${port}: bind: ${text}`
 }
 
+/** One client listener: a host:port with its schemes and what it serves. */
+interface ClientPort {
+  readonly host: string
+  readonly port: number
+  insecure: boolean
+  secure: boolean
+  traffic: Traffic
+}
+
+/**
+ * etcd's client listeners: an http:// and an https:// URL on the same host:port share one listener that
+ * takes both. With --listen-client-http-urls, those serve HTTP only and the client URLs gRPC only; a
+ * host:port may not be in both lists.
+ */
+function clientPorts(cfg: Config): ClientPort[] {
+  const ports = new Map<string, ClientPort>()
+  const split = cfg.listenClientHttpUrls.length > 0
+  const add = (u: ClientUrl, traffic: Traffic): void => {
+    const key = `${u.host}\0${u.port}`
+    const p = ports.get(key) ?? { host: u.host, port: u.port, insecure: false, secure: false, traffic }
+    if (p.traffic !== traffic) throw new Error(`cannot bind both --client-listen-urls and --client-listen-http-urls on the same url ${u.url}`)
+    if (u.secure) p.secure = true
+    else p.insecure = true
+    ports.set(key, p)
+  }
+  for (const u of cfg.listenClientUrls) add(u, split ? 'grpc' : 'grpc+http')
+  for (const u of cfg.listenClientHttpUrls) add(u, 'http')
+  return [...ports.values()]
+}
+
 async function serve(cfg: Config, notes: readonly LogEntry[], resolve: Resolver, certDir: string): Promise<number | NodeJS.Signals> {
   const args = processArgs()
   let lg: ZapLogger
   try {
-    lg = setupLogging({ logger: cfg.logger, logOutputs: cfg.logOutputs, logLevel: cfg.logLevel })
+    const rotation = cfg.enableLogRotation ? logRotationConfig(cfg.logRotationConfigJson) : undefined
+    lg = setupLogging({ logger: cfg.logger, logOutputs: cfg.logOutputs, logLevel: cfg.logLevel, rotation })
   } catch (err) {
     if (!(err instanceof LoggingConfigError)) throw err
     // etcd reports these with its default logger (info, stderr), having none of its own.
@@ -248,6 +281,7 @@ async function serve(cfg: Config, notes: readonly LogEntry[], resolve: Resolver,
     initialAdvertisePeerUrls: peerUrls,
     listenPeerUrls: cfg.listenPeerUrls,
     listenClientUrls: cfg.listenClientUrls.map((u) => u.url),
+    splitHttp: cfg.listenClientHttpUrls.length > 0,
     advertiseClientUrls: cfg.advertiseClientUrls,
     listenMetricsUrls: cfg.listenMetricsUrls.map((u) => u.url),
     initialCluster: cfg.initialCluster,
@@ -262,6 +296,7 @@ async function serve(cfg: Config, notes: readonly LogEntry[], resolve: Resolver,
   log.starting(args, notes)
   let tls: ListenTlsOptions | undefined
   let authToken: NonNullable<EtcdOptions['authToken']>
+  let clients: ClientPort[]
   try {
     // ---- TLS ----
     // etcd configures its peer listeners, then its client listeners, before it creates the server. The TLS
@@ -278,6 +313,8 @@ async function serve(cfg: Config, notes: readonly LogEntry[], resolve: Resolver,
       maxVersion: cfg.tlsMaxVersion,
     })
     // ---- end TLS ----
+    clients = clientPorts(cfg)
+    if (cfg.enablePprof) log.pprofEnabled()
     log.startingAnEtcdServer()
     // etcdserver.NewServer's checks of a member it has yet to create.
     if (!memberInitialized) await verifyBootstrap(cfg, resolve)
@@ -310,6 +347,8 @@ async function serve(cfg: Config, notes: readonly LogEntry[], resolve: Resolver,
       autoCompactionRetention: cfg.autoCompactionRetention,
       metrics: cfg.metrics,
       enableV2: cfg.enableV2,
+      cors: cfg.corsOrigins,
+      hostWhitelist: cfg.hostWhitelist,
       name: cfg.name,
       peerUrls: cfg.initialAdvertisePeerUrls,
       memberId: cfg.memberId,
@@ -355,17 +394,9 @@ async function serve(cfg: Config, notes: readonly LogEntry[], resolve: Resolver,
         throw new Error(goListenError(err, u.host, u.port), { cause: err })
       }
     }
-    // ---- TLS ----
-    // As etcd, an http:// and an https:// URL on the same host:port share one listener that takes both.
-    const ports = new Map<string, { host: string; port: number; insecure: boolean; secure: boolean }>()
-    for (const u of cfg.listenClientUrls) {
-      const key = `${u.host}\0${u.port}`
-      const p = ports.get(key) ?? { host: u.host, port: u.port, insecure: false, secure: false }
-      if (u.secure) p.secure = true
-      else p.insecure = true
-      ports.set(key, p)
-    }
-    for (const p of ports.values()) {
+    // etcd serves the profiles with --log-level=debug too.
+    const pprof = cfg.enablePprof || cfg.logLevel === 'debug'
+    for (const p of clients) {
       let l
       const secure = p.secure && tls !== undefined
       try {
@@ -373,22 +404,25 @@ async function serve(cfg: Config, notes: readonly LogEntry[], resolve: Resolver,
           host: p.host,
           port: p.port,
           maxConcurrentStreams: cfg.maxConcurrentStreams,
+          grpcGateway: cfg.enableGrpcGateway,
           keepAlive: { intervalMs: keepAliveMs(cfg.grpcKeepAliveIntervalMs), timeoutMs: keepAliveMs(cfg.grpcKeepAliveTimeoutMs) },
+          keepAliveMinTimeMs: keepAliveMs(cfg.grpcKeepAliveMinTimeMs),
+          traffic: p.traffic,
+          pprof,
           ...(p.secure && tls !== undefined ? { tls, alsoInsecure: p.insecure } : {}),
         })
       } catch (err) {
         throw new Error(goListenError(err, p.host, p.port), { cause: err })
       }
       if (p.insecure || !secure) {
-        bound.push(`http://${l.endpoint}`)
-        listeners.push({ address: l.endpoint, secure: false })
+        if (p.traffic !== 'http') bound.push(`http://${l.endpoint}`)
+        listeners.push({ address: l.endpoint, secure: false, traffic: p.traffic })
       }
       if (secure) {
-        bound.push(`https://${l.endpoint}`)
-        listeners.push({ address: l.endpoint, secure: true })
+        if (p.traffic !== 'http') bound.push(`https://${l.endpoint}`)
+        listeners.push({ address: l.endpoint, secure: true, traffic: p.traffic })
       }
     }
-    // ---- end TLS ----
   } catch (err) {
     await etcd.close()
     log.failedToStart(err)

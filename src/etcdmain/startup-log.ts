@@ -8,6 +8,7 @@ import { join } from 'node:path'
 import { GoDuration, parseGoDuration } from '../pkg/duration.js'
 import type { ZapLogger } from '../pkg/logger.js'
 import type { LogEntry } from './log-entry.js'
+import type { Traffic } from '../grpc/server.js'
 
 /** etcd's call sites (zap's short caller) in v3.5.17, one per line logged here. */
 const AT = {
@@ -24,6 +25,7 @@ const AT = {
   configuringClients: 'embed/etcd.go:136',
   nowServing: 'embed/etcd.go:280',
   startingAnEtcdServer: 'embed/etcd.go:311',
+  pprofEnabled: 'embed/etcd.go:621',
   closing: 'embed/etcd.go:378',
   closed: 'embed/etcd.go:380',
   servingMetrics: 'embed/etcd.go:871',
@@ -104,6 +106,8 @@ export interface StartupFacts {
   readonly initialAdvertisePeerUrls: readonly string[]
   readonly listenPeerUrls: readonly string[]
   readonly listenClientUrls: readonly string[]
+  /** --listen-client-http-urls given: gRPC and HTTP have listeners of their own. */
+  readonly splitHttp: boolean
   /** --advertise-client-urls; undefined: the bound client URLs, known once listening. */
   readonly advertiseClientUrls: readonly string[] | undefined
   readonly listenMetricsUrls: readonly string[]
@@ -132,6 +136,7 @@ export interface ServingListener {
   /** host:port bound. */
   readonly address: string
   readonly secure: boolean
+  readonly traffic: Traffic
 }
 
 /** The start-up and shutdown lines of one `etcd` process, in etcd's order. */
@@ -149,14 +154,19 @@ export class StartupLog {
    */
   starting(args: readonly string[], notes: readonly LogEntry[] = []): void {
     const f = this.facts
-    this.lg.warn('Running http and grpc server on single port. This is not recommended for production.', {}, AT.singlePort)
+    if (!f.splitHttp) this.lg.warn('Running http and grpc server on single port. This is not recommended for production.', {}, AT.singlePort)
     this.lg.info('Running: ', { args }, AT.running)
     // The default host and data dir etcdmain settles on after parsing its flags.
     for (const n of notes) this.lg.log(n.level, n.msg, n.fields, n.caller)
     if (f.memberInitialized) this.lg.info('server has been already initialized', { 'data-dir': f.dataDir, 'dir-type': 'member' }, AT.alreadyInitialized)
-    this.lg.warn('Running http and grpc server on single port. This is not recommended for production.', {}, AT.singlePort)
+    if (!f.splitHttp) this.lg.warn('Running http and grpc server on single port. This is not recommended for production.', {}, AT.singlePort)
     this.lg.info('configuring peer listeners', { 'listen-peer-urls': f.listenPeerUrls }, AT.configuringPeers)
     this.lg.info('configuring client listeners', { 'listen-client-urls': f.listenClientUrls }, AT.configuringClients)
+  }
+
+  /** --enable-pprof, as etcd configures its client listeners. */
+  pprofEnabled(): void {
+    this.lg.info('pprof is enabled', { path: '/debug/pprof' }, AT.pprofEnabled)
   }
 
   /** The server's configuration, as embed.StartEtcd prints it before creating the server. */
@@ -313,8 +323,8 @@ export class StartupLog {
       this.lg.info('cluster version is updated', { 'cluster-version': version }, AT.clusterVersionUpdated)
     }
     for (const l of listeners) {
-      if (l.secure) this.lg.info('serving client traffic securely', { traffic: 'grpc+http', address: l.address }, AT.servingSecurely)
-      else this.lg.info('serving client traffic insecurely; this is strongly discouraged!', { traffic: 'grpc+http', address: l.address }, AT.servingInsecurely)
+      if (l.secure) this.lg.info('serving client traffic securely', { traffic: l.traffic, address: l.address }, AT.servingSecurely)
+      else this.lg.info('serving client traffic insecurely; this is strongly discouraged!', { traffic: l.traffic, address: l.address }, AT.servingInsecurely)
     }
   }
 

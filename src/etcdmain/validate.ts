@@ -8,6 +8,7 @@ import type { LogEntry } from './log-entry.js'
 import { parseLogLevel, UnrecognizedLevelError } from '../pkg/logger.js'
 import { CLUSTER_STATE_EXISTING, CLUSTER_STATE_NEW, DEFAULT_LOG_OUTPUT, type EmbedConfig } from './embed-config.js'
 import type { EtcdUrl } from './urls.js'
+import type { RotationConfig } from '../pkg/lumberjack.js'
 
 const ERR_CONFLICT_BOOTSTRAP_FLAGS = 'multiple discovery or bootstrap flags are set. Choose one of "initial-cluster", "discovery" or "discovery-srv"'
 const ERR_LOG_ROTATION_INVALID_LOG_OUTPUT = '--log-outputs requires a single file path when --log-rotate-config-json is defined'
@@ -47,6 +48,14 @@ function checkHostUrls(urls: readonly EtcdUrl[]): string | undefined {
 function checkLogRotation(outputs: readonly string[], json: string): void {
   const files = outputs.filter((v) => v !== DEFAULT_LOG_OUTPUT && v !== 'stderr' && v !== 'stdout').length
   if ((outputs.length === 1 && files === 0) || files > 1) throw new VerifyFlagsError(ERR_LOG_ROTATION_INVALID_LOG_OUTPUT)
+  logRotationConfig(json)
+}
+
+/**
+ * --log-rotation-config-json as Go's decoder reads it into lumberjack.Logger: keys matched without regard
+ * to case, unknown keys ignored, the last of duplicates kept, and etcd's error for a value Go refuses.
+ */
+export function logRotationConfig(json: string): RotationConfig {
   let parsed: unknown
   try {
     parsed = JSON.parse(json)
@@ -60,12 +69,21 @@ function checkLogRotation(outputs: readonly string[], json: string): void {
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
     throw new VerifyFlagsError(`invalid log rotation config: json: cannot unmarshal ${Array.isArray(parsed) ? 'array' : typeof parsed} into Go value of type embed.logRotationConfig`)
   }
+  const values: Record<string, number | boolean> = {}
   for (const [k, v] of Object.entries(parsed)) {
-    const want = types[k.toLowerCase()]
-    if (want === undefined || v === null || typeof v === want) continue
+    const field = k.toLowerCase()
+    const want = types[field]
+    if (want === undefined || v === null) continue
     const goType = want === 'number' ? 'int' : want === 'boolean' ? 'bool' : 'string'
-    throw new VerifyFlagsError(`invalid log rotation config: json: cannot unmarshal ${typeof v === 'object' ? (Array.isArray(v) ? 'array' : 'object') : typeof v === 'boolean' ? 'bool' : typeof v} into Go struct field logRotationConfig.${k} of type ${goType}`)
+    if (typeof v === want && (want !== 'number' || Number.isSafeInteger(v))) {
+      if (typeof v !== 'string') values[field] = v as number | boolean
+      continue
+    }
+    const got = typeof v === 'number' ? `number ${String(v)}` : typeof v === 'object' ? (Array.isArray(v) ? 'array' : 'object') : typeof v === 'boolean' ? 'bool' : typeof v
+    throw new VerifyFlagsError(`invalid log rotation config: json: cannot unmarshal ${got} into Go struct field logRotationConfig.${k} of type ${goType}`)
   }
+  const int = (k: string): number => (typeof values[k] === 'number' ? values[k] : 0)
+  return { maxSize: int('maxsize'), maxAge: int('maxage'), maxBackups: int('maxbackups'), localTime: values['localtime'] === true, compress: values['compress'] === true }
 }
 
 /** setupLogging's checks (the logger itself is built by the command). */

@@ -30,6 +30,7 @@ import type { V2Server } from './v2-server.js'
 import { Maintenance, MAINTENANCE_DEFAULTS, type MaintenanceOptions } from './maintenance.js'
 import { deleteRangeSize, putSize, raftRequestSize, txnSize } from './request-size.js'
 import { ServerStats } from './server-stats.js'
+import { AccessController } from './access-controller.js'
 import type {
   CallCredentials, CompactionRequest, CompactionResponse, DeleteRangeRequest, DeleteRangeResponse, LeaseGrantRequest,
   LeaseGrantResponse, LeaseKeepAliveRequest, LeaseKeepAliveResponse, LeaseLeasesResponse, LeaseRevokeRequest,
@@ -71,6 +72,8 @@ export interface EtcdServerOptions {
   readonly metrics: 'basic' | 'extensive'
   /** Serve etcd's v2 API (etcd's --enable-v2): open the v2 store with the server. */
   readonly enableV2: boolean
+  /** CORS origins and the Host whitelist of the client URLs' HTTP (etcd's --cors, --host-whitelist). */
+  readonly accessController: AccessController
 }
 
 export interface AuthOptions {
@@ -113,6 +116,7 @@ export const SERVER_DEFAULTS = {
   auth: { tokenTtlMs: 300_000, bcryptCost: 10 } as AuthOptions,
   metrics: 'basic',
   enableV2: false,
+  accessController: new AccessController(),
 } as const
 
 /** What the open of the store did (EtcdServer.restored). */
@@ -163,6 +167,11 @@ export class EtcdServer implements WatchServerContext {
   private inflight = 0
   private drained: (() => void) | undefined
   private closing: Promise<void> | undefined
+
+  /** CORS origins and the Host whitelist for the client URLs' HTTP. */
+  get accessController(): AccessController {
+    return this.opts.accessController
+  }
 
   private constructor(
     kv: KvStore,

@@ -1,6 +1,8 @@
-// The only protobuf <-> domain converter. int64 fields arrive as decimal strings (LOADER_OPTIONS longs:
-// String) and become numbers: revisions, versions, counts and limits are safe integers in practice and the
-// conversion is monotone, so out-of-range inputs still order and fail as in etcd. IDs become bigint.
+// The only protobuf <-> domain converter of the server's direction (requests in, responses out); the
+// client's direction is convert-requests.ts and convert-responses.ts, on the same scalar mappings
+// (convert-scalars.ts). int64 fields arrive as decimal strings (LOADER_OPTIONS longs: String) and become
+// numbers: revisions, versions, counts and limits are safe integers in practice and the conversion is
+// monotone, so out-of-range inputs still order and fail as in etcd. IDs become bigint.
 import type { RangeRequest__Output as pb_RangeRequest__Output } from './generated/etcdserverpb/RangeRequest.js'
 import type { PutRequest__Output as pb_PutRequest__Output } from './generated/etcdserverpb/PutRequest.js'
 import type { DeleteRangeRequest__Output as pb_DeleteRangeRequest__Output } from './generated/etcdserverpb/DeleteRangeRequest.js'
@@ -13,20 +15,9 @@ import type { CompactionResponse as pb_CompactionResponse } from './generated/et
 import type { KeyValue as PbKeyValue } from './generated/mvccpb/KeyValue.js'
 import type {
   CompactionRequest, CompactionResponse, DeleteRangeRequest, DeleteRangeResponse, KeyValue, PutRequest, PutResponse,
-  RangeRequest, RangeResponse, ResponseHeader, SortOrder, SortTarget,
+  RangeRequest, RangeResponse, ResponseHeader,
 } from '../etcdserver/types.js'
-
-const num = (s: string | undefined): number => (s === undefined || s === '' ? 0 : Number(s))
-const big = (s: string | undefined): bigint => (s === undefined || s === '' ? 0n : BigInt(s))
-
-const SORT_ORDERS: readonly SortOrder[] = ['NONE', 'ASCEND', 'DESCEND']
-const SORT_TARGETS: readonly SortTarget[] = ['KEY', 'VERSION', 'CREATE', 'MOD', 'VALUE']
-
-/** Map an enum value protobufjs left numeric (unknown to our proto) or named, onto the domain union. */
-function enumOf<T extends string>(names: readonly T[], v: string | number, fallback: T): T {
-  if (typeof v === 'number') return names[v] ?? fallback
-  return (names as readonly string[]).includes(v) ? (v as T) : fallback
-}
+import { ALARM_ACTIONS, ALARM_TYPES, big, enumOf, num, SORT_ORDERS, SORT_TARGETS, u64 } from './convert-scalars.js'
 
 export function toDomainRange(r: pb_RangeRequest__Output): RangeRequest {
   return {
@@ -133,15 +124,10 @@ import type { AlarmResponse as pb_AlarmResponse } from './generated/etcdserverpb
 import type { Member as pb_Member } from './generated/etcdserverpb/Member.js'
 import type { MemberListResponse as pb_MemberListResponse } from './generated/etcdserverpb/MemberListResponse.js'
 import type {
-  AlarmAction, AlarmMember, AlarmRequest, AlarmResponse, AlarmType, HashKVRequest, HashKVResponse, HashResponse, Member,
+  AlarmMember, AlarmRequest, AlarmResponse, HashKVRequest, HashKVResponse, HashResponse, Member,
   MemberAddRequest, MemberListResponse, MemberPromoteRequest, MemberRemoveRequest, MemberUpdateRequest, MoveLeaderRequest,
   SnapshotChunk, StatusResponse,
 } from '../etcdserver/types.js'
-
-const ALARM_ACTIONS: readonly AlarmAction[] = ['GET', 'ACTIVATE', 'DEACTIVATE']
-const ALARM_TYPES: readonly AlarmType[] = ['NONE', 'NOSPACE', 'CORRUPT']
-/** uint64 IDs: protobufjs hands them over as unsigned decimal strings. */
-const u64 = (s: string | undefined): bigint => BigInt.asUintN(64, big(s))
 
 export function toDomainHashKV(r: pb_HashKVRequest__Output): HashKVRequest {
   return { revision: num(r.revision) }

@@ -23,8 +23,8 @@ import { encodeWithoutIndexing, HpackDecoder, HpackError, type HeaderField } fro
 export const CONNECTION_PREFACE = Buffer.from('PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n')
 
 export const FRAME_HEADER_BYTES = 9
-export const FrameType = { DATA: 0, HEADERS: 1, PRIORITY: 2, RST_STREAM: 3, SETTINGS: 4, GOAWAY: 7, CONTINUATION: 9 } as const
-export const FrameFlag = { END_STREAM: 0x1, END_HEADERS: 0x4, PADDED: 0x8, PRIORITY: 0x20 } as const
+export const FrameType = { DATA: 0, HEADERS: 1, PRIORITY: 2, RST_STREAM: 3, SETTINGS: 4, PING: 6, GOAWAY: 7, CONTINUATION: 9 } as const
+export const FrameFlag = { END_STREAM: 0x1, ACK: 0x1, END_HEADERS: 0x4, PADDED: 0x8, PRIORITY: 0x20 } as const
 
 /**
  * SETTINGS_MAX_FRAME_SIZE as node:http2 announces it (its default, which grpc-js keeps): a frame the
@@ -78,7 +78,8 @@ export class Http2FrameFilter {
   /** Header blocks passing untouched: inside one (its HEADERS or a CONTINUATION lacked END_HEADERS). */
   private inPassedBlock = false
 
-  constructor(private readonly onReset: ResetHandler) {}
+  /** `onPing` hears of each PING the client sends (not its ACKs), before nghttp2 answers it. */
+  constructor(private readonly onReset: ResetHandler, private readonly onPing?: () => void) {}
 
   /** Feed bytes from the client; returns the bytes for nghttp2 (possibly none yet). */
   push(chunk: Buffer): Buffer[] {
@@ -111,6 +112,7 @@ export class Http2FrameFilter {
         break
       }
       if (!wanted) {
+        if (type === FrameType.PING && ((data[4] as number) & FrameFlag.ACK) === 0) this.onPing?.()
         if (type === FrameType.HEADERS || type === FrameType.CONTINUATION) this.inPassedBlock = ((data[4] as number) & FrameFlag.END_HEADERS) === 0
         out.push(data.subarray(0, FRAME_HEADER_BYTES))
         this.skip = length

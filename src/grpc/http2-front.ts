@@ -2,7 +2,8 @@
 // client's bytes go through an Http2FrameFilter (grpc/http2-frame-filter.ts) before nghttp2 reads them, so
 // that etcdctl's URL-shaped :authority is served, and a client's cancellations close streams through
 // node:http2 instead of draining nghttp2's reset rate limit (which, once dry, sends GOAWAY and fails every
-// call on the connection; etcd has no such limit). The server's bytes go to the socket as they are.
+// call on the connection; etcd has no such limit). The server's bytes go to the socket as they are, seen on
+// the way by a frame scanner when etcd's keep-alive enforcement policy applies (keepalive-enforcement.ts).
 //
 // Cost: node:http2 reads a net.Socket natively (no JavaScript per frame); a connection through the front
 // is read by JavaScript, chunk by chunk, and written through node's JSStreamSocket. Node exposes neither
@@ -19,7 +20,9 @@ import type { ServerHttp2Session, ServerHttp2Stream } from 'node:http2'
 import type { Socket } from 'node:net'
 import { Duplex } from 'node:stream'
 import * as grpc from '@grpc/grpc-js'
-import { Http2FrameFilter } from './http2-frame-filter.js'
+import { FrameType, Http2FrameFilter } from './http2-frame-filter.js'
+import { Http2FrameScanner } from './http2-frame-scanner.js'
+import { ENHANCE_YOUR_CALM, KeepaliveEnforcement, TOO_MANY_PINGS } from './keepalive-enforcement.js'
 import { DEFAULT_MAX_CONCURRENT_STREAMS, SettingsRewriter, StreamLimit } from './stream-limit.js'
 
 /** Resets taken over at once on one connection (nghttp2's own burst). */
@@ -51,8 +54,15 @@ class SessionStreams {
   /** The highest stream id announced: a lower one that is not open has closed (ids only grow). */
   private highest = 0
   private readonly budget = new ResetBudget()
+  private session: ServerHttp2Session | undefined
+
+  /** Streams open now (grpc-go's activeStreams, for the keep-alive policy). */
+  get openCount(): number {
+    return this.open.size
+  }
 
   attach(session: ServerHttp2Session): void {
+    this.session = session
     session.on('stream', (stream: ServerHttp2Stream) => {
       const id = stream.id
       if (id === undefined) return
@@ -73,6 +83,14 @@ class SessionStreams {
     stream.close(code)
     return true
   }
+
+  /** Send GOAWAY(ENHANCE_YOUR_CALM, "too_many_pings"), as grpc-go does before it closes the connection. */
+  goAwayTooManyPings(): boolean {
+    const session = this.session
+    if (session === undefined || session.closed || session.destroyed) return false
+    session.goaway(ENHANCE_YOUR_CALM, this.highest, Buffer.from(TOO_MANY_PINGS))
+    return true
+  }
 }
 
 /**
@@ -80,7 +98,16 @@ class SessionStreams {
  * the socket (but for the server's first SETTINGS frame when `settings` rewrites it; see stream-limit.ts).
  */
 class FrontSocket extends Duplex {
-  constructor(private readonly socket: Socket, filter: Http2FrameFilter, private settings: SettingsRewriter | undefined) {
+  /** Set once the connection is to close after the server's next GOAWAY has been written. */
+  private endAfterGoaway = false
+  private goawayWritten = false
+
+  constructor(
+    private readonly socket: Socket,
+    filter: Http2FrameFilter,
+    private settings: SettingsRewriter | undefined,
+    private readonly onServerFrame?: (type: number) => void,
+  ) {
     super({ allowHalfOpen: true })
     socket.on('data', (chunk: Buffer) => {
       let parts: Buffer[]
@@ -104,8 +131,27 @@ class FrontSocket extends Duplex {
     this.socket.resume()
   }
 
+  /** Close the connection once a GOAWAY the server is about to send has been written. */
+  closeAfterGoaway(): void {
+    this.endAfterGoaway = true
+    this.goawayWritten = false
+  }
+
+  /** Watch the server's frames as they leave: HEADERS, DATA and GOAWAY matter. */
+  private readonly scanner = new Http2FrameScanner((type) => {
+    if (type === FrameType.GOAWAY) this.goawayWritten = true
+    this.onServerFrame?.(type)
+  })
+
+  /** After a write: end the connection if the GOAWAY it waited for has gone out. */
+  private afterWrite(): void {
+    if (!this.endAfterGoaway || !this.goawayWritten) return
+    this.endAfterGoaway = false
+    this.socket.end(() => this.socket.destroy())
+  }
+
   override _write(chunk: Buffer, _enc: BufferEncoding, cb: (err?: Error | null) => void): void {
-    if (this.settings !== undefined) {
+    if (this.settings !== undefined || this.onServerFrame !== undefined) {
       this._writev([{ chunk }], cb)
       return
     }
@@ -123,9 +169,11 @@ class FrontSocket extends Duplex {
         return
       }
     }
+    if (this.onServerFrame !== undefined) for (const c of out) this.scanner.push(c)
     this.socket.cork()
     for (const [i, chunk] of out.entries()) this.socket.write(chunk, i === out.length - 1 ? cb : undefined)
     this.socket.uncork()
+    this.afterWrite()
   }
 
   override _final(cb: (err?: Error | null) => void): void {
@@ -171,6 +219,11 @@ export interface Http2FrontOptions {
   readonly maxConcurrentStreams?: number
   /** The connections are TLS: streams beyond the limit are refused as net/http2 refuses them (stream-limit.ts). */
   readonly secure?: boolean
+  /**
+   * etcd's --grpc-keepalive-min-time: a client pinging more often is sent away (keepalive-enforcement.ts).
+   * Not enforced on native connections, whose frames the front does not see.
+   */
+  readonly keepAliveMinTimeMs?: number
 }
 
 export class Http2Front {
@@ -179,8 +232,10 @@ export class Http2Front {
   private injecting: SessionStreams | undefined
   private readonly native: boolean
   private readonly maxConcurrentStreams: number
+  private readonly keepAliveMinTimeMs: number | undefined
 
   constructor(server: grpc.Server, opts: Http2FrontOptions = {}) {
+    this.keepAliveMinTimeMs = opts.keepAliveMinTimeMs
     const { injector, http2 } = injectorWithSessions(server)
     this.injector = injector
     this.native = opts.native === true
@@ -198,7 +253,16 @@ export class Http2Front {
     }
     const streams = new SessionStreams()
     const settings = this.maxConcurrentStreams === DEFAULT_MAX_CONCURRENT_STREAMS ? undefined : new SettingsRewriter(this.maxConcurrentStreams)
-    const front = new FrontSocket(socket, new Http2FrameFilter((id, code) => streams.reset(id, code)), settings)
+    const minTime = this.keepAliveMinTimeMs
+    const policy = minTime === undefined ? undefined : new KeepaliveEnforcement(minTime)
+    const onPing = policy === undefined ? undefined : (): void => {
+      if (policy.ping(streams.openCount) && streams.goAwayTooManyPings()) front.closeAfterGoaway()
+    }
+    const onServerFrame = policy === undefined ? undefined : (type: number): void => {
+      if (type === FrameType.HEADERS || type === FrameType.DATA) policy.sent()
+    }
+    const filter = new Http2FrameFilter((id, code) => streams.reset(id, code), onPing)
+    const front: FrontSocket = new FrontSocket(socket, filter, settings, onServerFrame)
     this.injecting = streams
     try {
       this.injector.injectConnection(front)

@@ -11,6 +11,9 @@ export interface CallWithCredentials {
   getAuthContext(): { readonly sslPeerCertificate?: PeerCertificate | undefined }
 }
 
+/** The metadata key the JSON gateway forwards the Accept header as, on every call it makes. */
+const GATEWAY_MARK = 'grpcgateway-accept'
+
 /** etcd's rpctypes.TokenFieldNameGRPC and TokenFieldNameSwagger. */
 const TOKEN_FIELDS = ['token', 'authorization'] as const
 
@@ -26,6 +29,9 @@ function tokenOf(metadata: Metadata): string | undefined {
 /** The call's credentials; undefined when it carries neither a token nor a verified client certificate. */
 export function credentialsOf(call: CallWithCredentials): CallCredentials | undefined {
   const token = tokenOf(call.metadata)
+  // etcd 3.5's AuthInfoFromTLS: a call from the JSON gateway (marked by grpcgateway-accept) presents the
+  // server's own certificate, whose CN must never name the caller.
+  if (call.metadata.get(GATEWAY_MARK).length > 0) return token === undefined ? undefined : { token }
   // A subject with several CNs parses as an array, whatever the typings say; Go takes the first.
   const cn: unknown = call.getAuthContext().sslPeerCertificate?.subject.CN
   const commonName = Array.isArray(cn) ? (cn[0] as unknown) : cn

@@ -20,6 +20,7 @@ import { maintenanceHandlers } from './maintenance.js'
 import { lockHandlers } from './lock.js'
 import { electionHandlers } from './election.js'
 import { Http2Front } from './http2-front.js'
+import { DEFAULT_KEEPALIVE_MIN_TIME_MS } from './keepalive-enforcement.js'
 import type { ErrorReporter } from './status.js'
 import { withGoUnmarshal } from './unmarshal.js'
 import { messageLimitInterceptor } from './message-limit.js'
@@ -28,6 +29,9 @@ import type { TlsListener, RejectedConnection } from '../pkg/transport/tls-liste
 import type { ServerConfig } from '../pkg/transport/tls-info.js'
 
 export { GRPC_OVERHEAD_BYTES }
+
+/** What a listener serves: gRPC and HTTP/1.x, or one of them (a connection of the other kind is closed). */
+export type Traffic = 'grpc+http' | 'grpc' | 'http'
 
 export interface GrpcServerOptions {
   readonly maxRequestBytes: number
@@ -43,6 +47,10 @@ export interface GrpcServerOptions {
   readonly alsoInsecure?: boolean
   /** Keep-alive pings to clients (etcd's grpc.KeepaliveParams), only when both values are positive, as in etcd. */
   readonly keepAlive?: { readonly intervalMs: number; readonly timeoutMs: number }
+  /** The keep-alive enforcement policy's MinTime (keepalive-enforcement.ts). Default: etcd's 5 s. */
+  readonly keepAliveMinTimeMs?: number
+  /** Default 'grpc+http'. */
+  readonly traffic?: Traffic
   /**
    * SETTINGS_MAX_CONCURRENT_STREAMS of every connection, and the streams beyond it refused as etcd refuses
    * them (etcd's --max-concurrent-streams; grpc/stream-limit.ts). Default 2^32-1, etcd's.
@@ -149,6 +157,7 @@ export class GrpcServer {
   private readonly tls: TlsServerOptions | undefined
   private tlsFront: TlsListener | undefined
   private readonly alsoInsecure: boolean
+  private readonly traffic: Traffic
   /** Bound listeners, every connection they accepted, and those not yet routed to gRPC or HTTP. */
   private readonly nets: NetServer[] = []
   private readonly sockets = new Set<Socket>()
@@ -199,7 +208,13 @@ export class GrpcServer {
     // TLS: grpc-js gets the decrypted TLSSocket, so its injector stays insecure.
     this.tls = opts.tls
     this.alsoInsecure = opts.alsoInsecure === true
-    this.h2front = new Http2Front(this.server, { native, maxConcurrentStreams, secure: opts.tls !== undefined })
+    this.h2front = new Http2Front(this.server, {
+      native,
+      maxConcurrentStreams,
+      secure: opts.tls !== undefined,
+      keepAliveMinTimeMs: opts.keepAliveMinTimeMs ?? DEFAULT_KEEPALIVE_MIN_TIME_MS,
+    })
+    this.traffic = opts.traffic ?? 'grpc+http'
     const handle = opts.http ?? notFound
     this.http = createHttpServer((req, res) => {
       const s = req.socket
@@ -321,6 +336,11 @@ export class GrpcServer {
       socket.off('end', drop)
       this.unrouted.delete(socket)
       socket.unshift(head)
+      // As etcd's listeners for one kind: cmux closes what no matcher takes, grpc-go what lacks the preface.
+      if (this.traffic !== 'grpc+http' && h2 !== (this.traffic === 'grpc')) {
+        socket.destroy()
+        return
+      }
       if (h2) {
         // Not half-open for HTTP/2 (the net server is, for node:http's sake): node:http2 closes a session
         // only when its socket closes, and only a socket that is not half-open ends its own side, and so

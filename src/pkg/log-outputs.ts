@@ -2,6 +2,7 @@
 // which outputs a logger writes to, and etcd's errors for the values it refuses.
 import { closeSync, openSync, statSync, writeSync } from 'node:fs'
 import { type LogSink, type LogLevel, ZapLogger } from './logger.js'
+import { RotatingFileSink, type RotationConfig } from './lumberjack.js'
 
 export const DEFAULT_LOG_OUTPUT = 'default'
 export const JOURNAL_LOG_OUTPUT = 'systemd/journal'
@@ -22,6 +23,8 @@ export interface LoggingConfig {
   /** --log-outputs, as the flag gives them (etcd's flag already drops duplicates and sorts). */
   readonly logOutputs: readonly string[]
   readonly logLevel: LogLevel
+  /** --enable-log-rotation with its --log-rotation-config-json: the file output rotates (lumberjack.ts). */
+  readonly rotation?: RotationConfig | undefined
 }
 
 /** An output that is a file: opened for appending, created if missing (zap's file sink), written synchronously. */
@@ -99,11 +102,28 @@ function fileSinkPath(raw: string): { path: string } | { error: string } {
   return { path }
 }
 
+/**
+ * The file lumberjack writes for an output etcd hands it as "rotate:/<path>": the path, %-escapes decoded
+ * as a URL path's are.
+ */
+function rotatedFilePath(raw: string): string {
+  try {
+    return decodeURIComponent(raw)
+  } catch {
+    return raw
+  }
+}
+
 /** zap.Open for the output paths, sorted and without duplicates: all sinks, or every reason one failed. */
-function openSinks(paths: readonly string[]): LogSink[] {
+function openSinks(paths: readonly string[], rotation: RotationConfig | undefined): LogSink[] {
   const sinks: LogSink[] = []
   const errors: string[] = []
   for (const p of [...new Set(paths)].sort()) {
+    if (rotation !== undefined && p !== STDERR_LOG_OUTPUT && p !== STDOUT_LOG_OUTPUT) {
+      // lumberjack opens its file at the first write, and reports failures then.
+      sinks.push(new RotatingFileSink(rotatedFilePath(p), rotation))
+      continue
+    }
     const parsed = fileSinkPath(p)
     if ('error' in parsed) {
       errors.push(`couldn't open sink ${JSON.stringify(p)}: ${parsed.error}`)
@@ -120,7 +140,7 @@ function openSinks(paths: readonly string[]): LogSink[] {
     }
   }
   if (errors.length > 0) {
-    for (const s of sinks) if (s instanceof FileSink) s.close()
+    for (const s of sinks) if (s instanceof FileSink || s instanceof RotatingFileSink) s.close()
     // multierr joins its errors with "; ".
     throw new LoggingConfigError(errors.join('; '))
   }
@@ -157,7 +177,7 @@ export function setupLogging(cfg: LoggingConfig): ZapLogger {
     if (v === JOURNAL_LOG_OUTPUT) journal = true
     else paths.push(v === DEFAULT_LOG_OUTPUT ? STDERR_LOG_OUTPUT : v)
   }
-  if (!journal) return new ZapLogger({ level: cfg.logLevel, sinks: openSinks(paths) })
+  if (!journal) return new ZapLogger({ level: cfg.logLevel, sinks: openSinks(paths, cfg.rotation) })
   if (outputs.length > 1) {
     // Go's %q of a []string: ["a" "b"].
     const q = `[${outputs.map((o) => JSON.stringify(o)).join(' ')}]`

@@ -1,10 +1,11 @@
 // A TestWatchStream over etcdlite's in-process watch stream (etcd.watchStream()): the same multiplexed
-// protocol as gRPC Watch, with domain requests and responses and no transport in between.
-import type { Etcd } from '../../../src/embed/etcd.js'
+// protocol as gRPC Watch, with domain requests and responses and no transport in between. The remote
+// client's watchStream() (connect()) has the same interface and goes through here too.
+import type { EtcdClient } from '../../../src/client/etcd-client.js'
 import { ResponseQueue, WatchStreamEnded, type TestWatchStream } from '../../helpers/watch-stream.js'
 
 /** Open one embedded watch stream; its responses are pumped into a queue until the stream ends. */
-export function embeddedWatchStream(etcd: Etcd): TestWatchStream {
+export function embeddedWatchStream(etcd: Pick<EtcdClient, 'watchStream'>): TestWatchStream {
   const ws = etcd.watchStream()
   const q = new ResponseQueue()
   // Never rejects: the end of the iteration, or its error, ends the queue.

@@ -1,0 +1,164 @@
+// Keeping a lease alive over a remote LeaseKeepAlive stream, as clientv3's KeepAlive does (renew at once,
+// then a third of the TTL after each answer), with the embedded LeaseKeepAlive's interface and ends. The
+// stream survives the endpoint: when it breaks, a new one (backoff with jitter, next endpoint) renews at
+// once, so a restart shorter than the TTL goes unnoticed; a lease that expired meanwhile is answered with
+// TTL 0 and the keep-alive ends with 'lease-not-found'.
+import type * as grpc from '@grpc/grpc-js'
+import type { LeaseKeepAliveResponse } from '../etcdserver/types.js'
+import type { LeaseKeepAliveResponse__Output as PbKeepAliveResponse } from '../grpc/generated/etcdserverpb/LeaseKeepAliveResponse.js'
+import { toPbLeaseIdRequest } from '../grpc/convert-requests.js'
+import { fromPbLeaseKeepAliveResponse } from '../grpc/convert-responses.js'
+import type { LeaseKeepAliveEnd, LeaseKeepAliveOptions } from '../embed/lease.js'
+import { AsyncQueue } from '../pkg/async-queue.js'
+import type { Backoff } from './backoff.js'
+import type { Connection } from './connection.js'
+import type { PickedChannel } from './endpoints.js'
+import type { EtcdLeaseKeepAlive } from './etcd-client.js'
+import { toClientError, transportFailure } from './grpc-error.js'
+
+type Call = grpc.ClientDuplexStream<{ ID: string }, PbKeepAliveResponse>
+
+/** Responses kept for a consumer that reads slowly; older ones are dropped (renewal goes on regardless). */
+const KEEPALIVE_BUFFER = 16
+
+export class RemoteLeaseKeepAlive implements EtcdLeaseKeepAlive {
+  readonly id: bigint
+  readonly closed: Promise<LeaseKeepAliveEnd>
+  private resolveClosed!: (end: LeaseKeepAliveEnd) => void
+  private readonly queue = new AsyncQueue<LeaseKeepAliveResponse>({ capacity: KEEPALIVE_BUFFER })
+  private readonly backoff: Backoff
+  private call: Call | undefined
+  private channel: PickedChannel | undefined
+  private timer: NodeJS.Timeout | undefined
+  private ended = false
+  private renewedToken = false
+  private readonly signal: AbortSignal | undefined
+  private readonly onAbort = (): void => this.finish('aborted')
+  private readonly disown: () => void
+
+  /** @internal use Client.leaseKeepAlive() */
+  constructor(private readonly conn: Connection, opts: LeaseKeepAliveOptions) {
+    this.id = opts.id
+    this.closed = new Promise((resolve) => (this.resolveClosed = resolve))
+    this.backoff = conn.newBackoff()
+    this.signal = opts.signal
+    this.disown = conn.own({ close: () => this.finish('closed') })
+    if (conn.closed) {
+      this.finish('closed')
+      return
+    }
+    if (opts.signal?.aborted === true) {
+      this.finish('aborted')
+      return
+    }
+    opts.signal?.addEventListener('abort', this.onAbort, { once: true })
+    this.open()
+  }
+
+  /** Stop renewing. Idempotent. */
+  cancel(): void {
+    this.finish('canceled')
+  }
+
+  next(): Promise<IteratorResult<LeaseKeepAliveResponse, undefined>> {
+    return this.queue.next()
+  }
+
+  return(): Promise<IteratorResult<LeaseKeepAliveResponse, undefined>> {
+    this.cancel()
+    return this.queue.return()
+  }
+
+  [Symbol.asyncIterator](): this {
+    return this
+  }
+
+  [Symbol.asyncDispose](): Promise<void> {
+    this.cancel()
+    return Promise.resolve()
+  }
+
+  private open(): void {
+    if (this.ended) return
+    let channel: PickedChannel
+    try {
+      channel = this.conn.pick()
+    } catch {
+      this.finish('closed')
+      return
+    }
+    const rpc = this.conn.rpc.leaseKeepAlive
+    const call = channel.client.makeBidiStreamRequest(rpc.path, rpc.serialize, rpc.deserialize, this.conn.metadata(), {})
+    this.call = call
+    this.channel = channel
+    call.on('data', (m: PbKeepAliveResponse) => {
+      if (this.call === call) this.answered(fromPbLeaseKeepAliveResponse(m))
+    })
+    call.on('error', (e: Error) => {
+      if (this.call === call) this.broken(e)
+    })
+    call.on('end', () => {
+      if (this.call === call) this.broken(undefined)
+    })
+    this.renew()
+  }
+
+  private renew(): void {
+    this.timer = undefined
+    this.call?.write(toPbLeaseIdRequest({ id: this.id }))
+  }
+
+  private answered(resp: LeaseKeepAliveResponse): void {
+    this.backoff.reset()
+    this.renewedToken = false
+    if (resp.ttl <= 0) {
+      this.finish('lease-not-found')
+      return
+    }
+    this.queue.tryPush(resp)
+    clearTimeout(this.timer)
+    // clientv3: the next keep-alive goes out after a third of the TTL.
+    this.timer = setTimeout(() => this.renew(), (resp.ttl * 1000) / 3)
+  }
+
+  private broken(e: Error | undefined): void {
+    this.dropCall()
+    const t = transportFailure(e)
+    let renewToken = false
+    if (e !== undefined && !t.retry) {
+      const err = toClientError(e)
+      if (!this.conn.tokenRefused(err) || this.renewedToken) {
+        // etcd answers a lease it does not know with TTL 0; any other refusal means the same to a keep-alive.
+        this.finish('lease-not-found')
+        return
+      }
+      renewToken = this.renewedToken = true
+    } else if (this.channel !== undefined) this.conn.failed(this.channel)
+    void (async () => {
+      if (!(await this.conn.sleep(this.backoff.next()))) return
+      if (renewToken) await this.conn.renewToken().catch(() => undefined)
+      this.open()
+    })()
+  }
+
+  private dropCall(): void {
+    clearTimeout(this.timer)
+    this.timer = undefined
+    const call = this.call
+    this.call = undefined
+    if (call === undefined) return
+    call.removeAllListeners('data')
+    call.on('error', () => undefined)
+    call.cancel()
+  }
+
+  private finish(reason: LeaseKeepAliveEnd['reason']): void {
+    if (this.ended) return
+    this.ended = true
+    this.dropCall()
+    this.disown()
+    this.signal?.removeEventListener('abort', this.onAbort)
+    this.queue.close()
+    this.resolveClosed({ reason })
+  }
+}

@@ -1,0 +1,3 @@
+import { runComplianceSuite } from './suite.js'
+import { connectReferenceAdapter } from './adapters/connect.js'
+runComplianceSuite(connectReferenceAdapter)

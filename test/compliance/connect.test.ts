@@ -1,0 +1,3 @@
+import { runComplianceSuite } from './suite.js'
+import { connectAdapter } from './adapters/connect.js'
+runComplianceSuite(connectAdapter)
