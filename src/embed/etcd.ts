@@ -312,9 +312,10 @@ export class Etcd implements EtcdClient {
   }
 
   /**
-   * A consistent snapshot of the data as a byte stream: exactly the file `etcdctl snapshot save` writes
-   * (ending in its SHA-256). Start a server from it with the `restoreSnapshot` option or
-   * `etcdlite --restore-snapshot`. `break` or the signal stops it; close() ends it with STOPPED.
+   * A consistent snapshot of the data as a byte stream: exactly the file `etcdctl snapshot save` writes,
+   * etcd's bbolt database ending in its SHA-256. Start a server from it with the `restoreSnapshot` option
+   * or `etcdlite --restore-snapshot`, or a real etcd after `etcdctl snapshot restore`. `break` or the
+   * signal stops it; close() ends it with STOPPED.
    */
   snapshot(opts: { readonly signal?: AbortSignal } = {}): AsyncGenerator<Uint8Array> {
     // Checked here, so a wrong signal throws at the call rather than at the first chunk.
@@ -354,13 +355,13 @@ export class Etcd implements EtcdClient {
   }
 
   /**
-   * Prepare a server that starts from a snapshot file (written by `etcdctl snapshot save` or snapshot()):
-   * its keys, revisions, compaction state, leases and alarms come back; the member gets new IDs, as after
-   * etcd's `snapshot restore`. Resolves with the options to open it with:
+   * Prepare a server that starts from a snapshot file (written by `etcdctl snapshot save` from etcdlite or a
+   * real etcd, or by snapshot()): its keys, revisions, compaction state, leases, users, roles, auth and
+   * alarms come back; the member gets new IDs, as after etcd's `snapshot restore`. Resolves with the options to open it with:
    * `await openEtcd(await Etcd.restoreSnapshot('snap.db', { dataDir: 'new.etcdlite' }))`.
    * On disk, `dataDir` must not exist or be empty: the data is loaded into `<dataDir>.restoring`, then
    * renamed into place. With `memory` (or a given `db`) the data is loaded into the database the returned
-   * options carry. Rejects (changing nothing) if the file is damaged or not an etcdlite snapshot.
+   * options carry. Rejects (changing nothing) if the file is damaged or not a snapshot.
    */
   static async restoreSnapshot(file: string, opts: EtcdOptions = {}): Promise<EtcdOptions> {
     checkString('restoreSnapshot', 'file', file)

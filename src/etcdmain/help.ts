@@ -159,7 +159,7 @@ const SECTIONS: readonly (readonly [string, readonly Entry[]])[] = [
     ['memory', 'Keep everything in memory; nothing is written to disk.', 'own'],
     ['etcd-version', 'The etcd version reported to clients and by --version.', 'own'],
     ['index-checkpoint-entries', 'Log entries after the key-index checkpoint before a new one is written in the background (0: off).', 'own'],
-    ['restore-snapshot', "Start from a snapshot file written by 'etcdctl snapshot save' (into an empty --data-dir, or into memory).", 'own'],
+    ['restore-snapshot', "Start from a snapshot file written by 'etcdctl snapshot save' from etcdlite or etcd (into an empty --data-dir, or into memory).", 'own'],
   ]],
 ]
 

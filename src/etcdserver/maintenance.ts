@@ -10,6 +10,7 @@ import { AlarmStore, alarmText } from './alarm-store.js'
 import { Cluster } from './cluster.js'
 import { DISK_RESERVE_BYTES } from './quota.js'
 import { hashBackend, hashByRev, type HashKVResult, type HashSource } from './hash.js'
+import { majorMinor } from './metrics.js'
 import { snapshotStream } from './snapshot.js'
 import { secondsSince } from '../pkg/histogram.js'
 import type {
@@ -195,8 +196,8 @@ export class Maintenance {
   }
 
   /**
-   * Stream a consistent snapshot of the backend (see snapshot.ts for the format): what `etcdctl snapshot
-   * save` stores. The first chunk's header names the newest revision in it. The stream ends with STOPPED
+   * Stream a consistent snapshot of the backend as etcd's bbolt file (see snapshot.ts): what `etcdctl
+   * snapshot save` stores, and `etcdctl snapshot restore` turns into a data dir for a real etcd. The first chunk's header names the newest revision in it. The stream ends with STOPPED
    * when the server closes, and with the signal's reason when it aborts; breaking out releases it.
    */
   async *snapshot(signal?: AbortSignal, creds?: CallCredentials): AsyncGenerator<SnapshotChunk> {
@@ -212,7 +213,8 @@ export class Maintenance {
       const kv = this.server.kv
       const rev = kv.rev()
       await kv.sync(rev)
-      yield* snapshotStream(this.server.backend, this.server.header(rev), ac.signal)
+      const member = { ...this.cluster.self(), clusterVersion: `${majorMinor(this.opts.etcdVersion)}.0` }
+      yield* snapshotStream(this.server.backend, this.server.header(rev), member, ac.signal)
     } finally {
       this.server.stats.snapshotSec.observe(secondsSince(started))
       this.streams.delete(ac)

@@ -12,11 +12,6 @@ export const EXCLUDED: Readonly<Record<string, readonly string[]>> = {
     'TestCtlV3MemberAddForLearner', 'TestCtlV3MemberUpdate', 'TestCtlV3MemberUpdateNoTLS',
     'TestCtlV3MemberUpdateClientTLS', 'TestCtlV3MemberUpdateClientAutoTLS', 'TestCtlV3MemberUpdatePeerTLS',
   ],
-  /** They read or write snapshot files in etcd's bbolt format (etcdctl snapshot save/status/restore). */
-  'snapshot format': [
-    'TestCtlV3Snapshot', 'TestCtlV3SnapshotCorrupt', 'TestCtlV3SnapshotStatusBeforeRestore', 'TestCtlV3AuthSnapshotJWT',
-    'TestCtlV3AuthSnapshot',
-  ],
   /** They read etcd's own data dir (WAL and snap files) with etcdctl backup / migrate. */
   'etcd data-dir format': [
     'TestCtlV2Backup', 'TestCtlV2BackupSnapshot', 'TestCtlV2BackupV3', 'TestCtlV2BackupV3Snapshot',
@@ -47,7 +42,8 @@ export const MUST_PASS: readonly string[] = [
   'TestCtlV3AuthAndWatch', 'TestCtlV3AuthAndWatchJWT', 'TestCtlV3AuthLeaseTestKeepAlive',
   'TestCtlV3AuthLeaseTestTimeToLiveExpired', 'TestCtlV3AuthLeaseGrantLeases',
   'TestCtlV3AuthLeaseGrantLeasesJWT', 'TestCtlV3AuthLeaseRevoke', 'TestCtlV3AuthRoleGet',
-  'TestCtlV3AuthUserGet', 'TestCtlV3AuthRoleList', 'TestCtlV3AuthDefrag',
+  'TestCtlV3AuthUserGet', 'TestCtlV3AuthRoleList', 'TestCtlV3AuthDefrag', 'TestCtlV3AuthSnapshot',
+  'TestCtlV3AuthSnapshotJWT', 'TestCtlV3Snapshot', 'TestCtlV3SnapshotCorrupt', 'TestCtlV3SnapshotStatusBeforeRestore',
   'TestCtlV3AuthJWTExpire', 'TestCtlV3AuthTestCacheReload', 'TestCtlV3Compact', 'TestCtlV3CompactPhysical',
   'TestCtlV3Defrag', 'TestCtlV3Elect', 'TestCtlV3Put', 'TestCtlV3PutNoTLS', 'TestCtlV3PutClientTLS',
   'TestCtlV3PutClientAutoTLS', 'TestCtlV3PutPeerTLS', 'TestCtlV3PutTimeout',

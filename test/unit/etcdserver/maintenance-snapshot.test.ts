@@ -1,6 +1,7 @@
 // Snapshot (src/etcdserver/snapshot.ts) through the embedded API: the stream's shape (what etcdctl checks),
 // consistency under concurrent writes, the round trip into memory and into a new data dir (keys, revisions,
-// compaction, leases, hashes), and the files and targets a restore must refuse.
+// compaction, leases, hashes), files without a trailer and in the earlier etcdlite format, and the files and
+// targets a restore must refuse. (snapshot-interop.test.ts moves snapshots to and from the real etcd.)
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { createHash } from 'node:crypto'
@@ -11,6 +12,26 @@ import type { EtcdOptions } from '../../../src/embed/options.js'
 import { SNAPSHOT_ALIGN, SNAPSHOT_CHUNK_BYTES, SnapshotError } from '../../../src/etcdserver/snapshot.js'
 import type { SnapshotChunk } from '../../../src/etcdserver/types.js'
 import { ERROR_MESSAGES, isEtcdError } from '../../../src/pkg/errors.js'
+import { encodeKeyValue } from '../../../src/mvcc/kv-codec.js'
+import { revToBytes } from '../../../src/mvcc/revision.js'
+import { writeVarint } from '../../../src/pkg/proto-wire.js'
+import { DbWriter } from '../../../src/pkg/bbolt/db-writer.js'
+
+/** A bbolt file of `buckets` with its SHA-256 trailer, as a snapshot stream ends. */
+function boltFile(buckets: readonly (readonly [string, readonly (readonly [Uint8Array, Uint8Array])[]])[]): Buffer {
+  const fill = (w: DbWriter): ReturnType<DbWriter['finish']> => {
+    for (const [name, entries] of buckets) {
+      const bw = w.bucket(name)
+      for (const [k, v] of entries) bw.put(k, v)
+    }
+    return w.finish()
+  }
+  const layout = fill(new DbWriter(4096))
+  const pages: Buffer[] = []
+  fill(new DbWriter(4096, (p) => pages.push(p), layout))
+  const body = Buffer.concat(pages)
+  return Buffer.concat([body, createHash('sha256').update(body).digest()])
+}
 import { tempDir } from '../../helpers/tmp.js'
 
 const b = (s: string): Uint8Array => Buffer.from(s)
@@ -79,6 +100,8 @@ describe('Snapshot stream', () => {
         assert.equal(c.remainingBytes, remaining)
       }
       assert.equal(total % SNAPSHOT_ALIGN, 0, 'the body is a multiple of 512 bytes')
+      assert.equal(total % 4096, 0, 'the body is whole bbolt pages')
+      assert.equal(Buffer.from(data[0]?.blob ?? []).readUInt32LE(16), 0xed0cdaed, "it starts with bbolt's meta page")
       assert.equal(last.remainingBytes, 0)
       const sha = createHash('sha256')
       for (const c of data) sha.update(c.blob)
@@ -167,21 +190,79 @@ describe('Restore from a snapshot', () => {
     })
   }
 
+  it('restores a bbolt file without the SHA-256 trailer (a copy of a data dir\'s member/snap/db)', async () => {
+    const dir = await tempDir()
+    const src = await opened({ memory: true })
+    try {
+      await fill(src)
+      const bytes = await saveSnapshot(src, join(dir.path, 'with-sha.db'))
+      const file = join(dir.path, 'db')
+      await writeFile(file, bytes.subarray(0, bytes.length - 32))
+      const restored = await opened(await Etcd.restoreSnapshot(file, { memory: true }))
+      try {
+        assert.deepEqual(await dump(restored), await dump(src))
+      } finally {
+        await restored.close()
+      }
+    } finally {
+      await src.close()
+      await dir.remove()
+    }
+  })
+
+  it('restores the snapshot format earlier etcdlite versions wrote', async () => {
+    const dir = await tempDir()
+    try {
+      const parts: Uint8Array[] = [Buffer.from('etcdlite snapshot v1\n', 'latin1')]
+      const record = (bucket: string, key: Uint8Array, value: Uint8Array): void => {
+        const head = new Uint8Array(11)
+        head[0] = bucket.charCodeAt(0)
+        const len = new Uint8Array(10)
+        parts.push(head.subarray(0, writeVarint(head, 1, key.length)), key)
+        parts.push(len.subarray(0, writeVarint(len, 0, value.length)), value)
+      }
+      record('k', revToBytes({ main: 2, sub: 0 }), encodeKeyValue({ key: b('a'), value: b('1'), createRevision: 2, modRevision: 2, version: 1, lease: 0n }))
+      record('k', revToBytes({ main: 3, sub: 0 }), encodeKeyValue({ key: b('a'), value: b('2'), createRevision: 2, modRevision: 3, version: 2, lease: 0n }))
+      record('m', b('finishedCompactRev'), revToBytes({ main: 2, sub: 0 }))
+      parts.push(new Uint8Array(1))
+      const body = Buffer.concat(parts)
+      const padded = Buffer.concat([body, Buffer.alloc((512 - (body.length % 512)) % 512)])
+      const file = join(dir.path, 'old.db')
+      await writeFile(file, Buffer.concat([padded, createHash('sha256').update(padded).digest()]))
+      const restored = await opened(await Etcd.restoreSnapshot(file, { memory: true }))
+      try {
+        assert.deepEqual(await dump(restored), ['rev 3', `a=${createHash('sha1').update('2').digest('hex')} c2 m3 v2 l0`])
+        await assert.rejects(restored.range({ key: b('a'), revision: 1 }), (e: unknown) => isEtcdError(e, 'COMPACTED'))
+      } finally {
+        await restored.close()
+      }
+    } finally {
+      await dir.remove()
+    }
+  })
+
   it('refuses damaged files, foreign files and non-empty targets, changing nothing', async () => {
     const dir = await tempDir()
     const src = await opened({ memory: true })
     try {
       await src.put({ key: b('a'), value: b('1') })
       const good = await saveSnapshot(src, join(dir.path, 'good.db'))
+      const body = good.subarray(0, good.length - 32)
       const flipped = Buffer.from(good)
-      flipped[30] = (flipped[30] as number) ^ 1
-      const bolt = Buffer.alloc(20480 + 32)
-      bolt.set(createHash('sha256').update(bolt.subarray(0, 20480)).digest(), 20480)
+      flipped[4096 * 3 + 30] = (flipped[4096 * 3 + 30] as number) ^ 1
+      const zeros = Buffer.alloc(20480 + 32)
+      zeros.set(createHash('sha256').update(zeros.subarray(0, 20480)).digest(), 20480)
+      const shortBody = body.subarray(0, body.length - 4096)
       const files = [
         { name: 'a flipped byte', bytes: flipped, why: /damaged/ },
-        { name: 'a truncated file', bytes: good.subarray(0, good.length - 100), why: /not an etcdlite snapshot/ },
-        { name: "etcd's bbolt snapshot", bytes: bolt, why: /bbolt/ },
-        { name: 'an empty file', bytes: Buffer.alloc(0), why: /not an etcdlite snapshot/ },
+        { name: 'a truncated file', bytes: good.subarray(0, good.length - 100), why: /truncated/ },
+        { name: 'a file of zeros', bytes: zeros, why: /not a snapshot/ },
+        { name: 'an empty file', bytes: Buffer.alloc(0), why: /not a snapshot/ },
+        { name: 'a bbolt file that is not an etcd backend', bytes: boltFile([['things', [[b('a'), b('1')]]]]), why: /not an etcd backend/ },
+        { name: 'a revision key that is not one', bytes: boltFile([['key', [[b('a'), b('1')]]], ['meta', []]]), why: /not a revision/ },
+        { name: 'a revision that does not decode', bytes: boltFile([['key', [[revToBytes({ main: 2, sub: 0 }), b('\xff\xff')]]], ['meta', []]]), why: /does not decode/ },
+        { name: 'a lease that does not decode', bytes: boltFile([['key', []], ['meta', []], ['lease', [[new Uint8Array(8), b('\x0a')]]]]), why: /does not decode/ },
+        { name: 'a bbolt file missing its last page', bytes: Buffer.concat([shortBody, createHash('sha256').update(shortBody).digest()]), why: /truncated/ },
       ]
       for (const f of files) {
         const file = join(dir.path, `${f.name}.db`)
