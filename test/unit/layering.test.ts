@@ -7,7 +7,7 @@ import { dirname, join, normalize, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const SRC = fileURLToPath(new URL('../../../src', import.meta.url))
-const ORDER = ['pkg', 'backend', 'lease', 'auth', 'mvcc', 'etcdserver', 'grpc', 'embed', 'etcdmain', 'bin', 'index.ts']
+const ORDER = ['pkg', 'backend', 'lease', 'auth', 'mvcc', 'etcdserver', 'grpc', 'embed', 'workqueue', 'informer', 'controller', 'etcdmain', 'bin', 'index.ts']
 /** Extra bans beyond "only to the left". */
 const FORBIDDEN: Readonly<Record<string, readonly string[]>> = {
   lease: ['auth', 'mvcc'],
