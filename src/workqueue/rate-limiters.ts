@@ -69,7 +69,8 @@ export class BucketRateLimiter<T> implements RateLimiter<T> {
     this.last = this.clock.now()
   }
 
-  when(): number {
+  when(item: T): number {
+    void item // one bucket for every item
     const now = this.clock.now()
     if (now > this.last) {
       this.tokens = Math.min(this.burst, this.tokens + ((now - this.last) / 1000) * this.qps)
@@ -79,9 +80,12 @@ export class BucketRateLimiter<T> implements RateLimiter<T> {
     return this.tokens >= 0 ? 0 : (-this.tokens / this.qps) * 1000
   }
 
-  forget(): void {}
+  forget(item: T): void {
+    void item
+  }
 
-  numRequeues(): number {
+  numRequeues(item: T): number {
+    void item
     return 0
   }
 }
