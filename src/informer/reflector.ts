@@ -132,6 +132,8 @@ export class Reflector {
 
   /** Watch from revision + 1 until the watcher ends; 'compacted' if its start revision was compacted. */
   private async watchOnce(): Promise<'compacted' | 'ended'> {
+    // stop() may have come while the list was being delivered: it found no watcher to cancel.
+    if (this.stopped) return 'ended'
     let w: SourceWatcher
     try {
       w = this.source.watch({

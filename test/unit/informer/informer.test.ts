@@ -187,6 +187,21 @@ describe('SharedInformer', () => {
     assert.equal(inf.stats.decodeErrors, 1)
   })
 
+  it('stop() called as the first list is delivered still ends the watch that follows', async () => {
+    await using etcd = await openEtcd({ memory: true })
+    await fill(etcd, 3)
+    const inf = new SharedInformer<Obj>(etcd, { prefix: 'p/', decode: objDecoder }).start()
+    await inf.synced
+    let timer: NodeJS.Timeout | undefined
+    const stopped = await Promise.race([
+      inf.stop().then(() => true),
+      new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), 5000))),
+    ])
+    clearTimeout(timer)
+    assert.equal(stopped, true)
+    assert.equal(inf.stats.watches, 0)
+  })
+
   it('refuses bad options with a TypeError', async () => {
     await using etcd = await openEtcd({ memory: true })
     const bad: unknown[] = [
