@@ -59,3 +59,28 @@ export type {
   SignalOptions,
 } from './client/etcd-client.js'
 // ---- end Remote client ----
+// ---- Informers, work queues and controllers ----
+export { SharedInformer } from './informer/shared-informer.js'
+export type { HandlerRegistration, InformerStats } from './informer/shared-informer.js'
+export { jsonDecoder, textDecoder } from './informer/options.js'
+export type { Decoder, SharedInformerOptions, HandlerOptions } from './informer/options.js'
+export type { CacheEntry, IndexFunc, Indexer } from './informer/indexer.js'
+export type { EventHandler, AddInfo, UpdateInfo, DeleteInfo } from './informer/processor-listener.js'
+export type { ReflectorStats } from './informer/reflector.js'
+export { isCompactedError } from './informer/source.js'
+export type {
+  ListWatchSource, SourceKeyValue, SourceRangeRequest, SourceRangeResponse, SourceWatchOptions, SourceWatchEvent,
+  SourceWatchResponse, SourceWatchEnd, SourceWatcher,
+} from './informer/source.js'
+export { WorkQueue } from './workqueue/queue.js'
+export type { WorkQueueOptions } from './workqueue/queue.js'
+export { DelayingQueue } from './workqueue/delaying-queue.js'
+export { RateLimitingQueue } from './workqueue/rate-limiting-queue.js'
+export type { RateLimitingQueueOptions } from './workqueue/rate-limiting-queue.js'
+export {
+  ItemExponentialFailureRateLimiter, BucketRateLimiter, MaxOfRateLimiter, defaultControllerRateLimiter, exponentialOnlyRateLimiter,
+} from './workqueue/rate-limiters.js'
+export type { RateLimiter } from './workqueue/rate-limiters.js'
+export { runController } from './controller/controller.js'
+export type { ControllerOptions, ControllerInformer, ReconcileResult } from './controller/controller.js'
+// ---- end Informers ----
