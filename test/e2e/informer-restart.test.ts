@@ -57,7 +57,8 @@ async function scenario(server: RestartableServer, signal: NodeJS.Signals): Prom
       assertSameState(cacheOf(inf), want, 'cache')
       assertSameState(rec.view(), want, 'handler view')
       assert.equal(inf.stats.lists, 1)
-      assert.ok(inf.stats.watches >= 2, `resumed after the restart (${inf.stats.watches} watches)`)
+      // The watch resumed across the restart (the writes after it are in the cache) without a relist; whether
+      // the remote client's watcher or the informer re-created it is theirs to decide.
       assert.deepEqual(rec.spurious(), [])
       await inf.stop()
     }
