@@ -8,8 +8,8 @@ import type { LeaseKeepAliveResponse } from '../etcdserver/types.js'
 import type { LeaseKeepAliveResponse__Output as PbKeepAliveResponse } from '../grpc/generated/etcdserverpb/LeaseKeepAliveResponse.js'
 import { toPbLeaseIdRequest } from '../grpc/convert-requests.js'
 import { fromPbLeaseKeepAliveResponse } from '../grpc/convert-responses.js'
-import type { LeaseKeepAliveEnd, LeaseKeepAliveOptions } from '../embed/lease.js'
-import { AsyncQueue } from '../pkg/async-queue.js'
+import type { LeaseKeepAliveOptions } from '../embed/lease.js'
+import { KeepAliveRunner } from '../embed/keep-alive-runner.js'
 import type { Backoff } from './backoff.js'
 import type { Connection } from './connection.js'
 import type { PickedChannel } from './endpoints.js'
@@ -18,64 +18,29 @@ import { toClientError, transportFailure } from './grpc-error.js'
 
 type Call = grpc.ClientDuplexStream<{ ID: string }, PbKeepAliveResponse>
 
-/** Responses kept for a consumer that reads slowly; older ones are dropped (renewal goes on regardless). */
-const KEEPALIVE_BUFFER = 16
-
-export class RemoteLeaseKeepAlive implements EtcdLeaseKeepAlive {
-  readonly id: bigint
-  readonly closed: Promise<LeaseKeepAliveEnd>
-  private resolveClosed!: (end: LeaseKeepAliveEnd) => void
-  private readonly queue = new AsyncQueue<LeaseKeepAliveResponse>({ capacity: KEEPALIVE_BUFFER })
+export class RemoteLeaseKeepAlive extends KeepAliveRunner implements EtcdLeaseKeepAlive {
   private readonly backoff: Backoff
   private call: Call | undefined
   private channel: PickedChannel | undefined
   private timer: NodeJS.Timeout | undefined
-  private ended = false
   private renewedToken = false
-  private readonly signal: AbortSignal | undefined
-  private readonly onAbort = (): void => this.finish('aborted')
   private readonly disown: () => void
 
   /** @internal use Client.leaseKeepAlive() */
   constructor(private readonly conn: Connection, opts: LeaseKeepAliveOptions) {
-    this.id = opts.id
-    this.closed = new Promise((resolve) => (this.resolveClosed = resolve))
+    super(opts)
     this.backoff = conn.newBackoff()
-    this.signal = opts.signal
     this.disown = conn.own({ close: () => this.finish('closed') })
     if (conn.closed) {
       this.finish('closed')
       return
     }
-    if (opts.signal?.aborted === true) {
-      this.finish('aborted')
-      return
-    }
-    opts.signal?.addEventListener('abort', this.onAbort, { once: true })
-    this.open()
+    this.begin(() => this.open())
   }
 
-  /** Stop renewing. Idempotent. */
-  cancel(): void {
-    this.finish('canceled')
-  }
-
-  next(): Promise<IteratorResult<LeaseKeepAliveResponse, undefined>> {
-    return this.queue.next()
-  }
-
-  return(): Promise<IteratorResult<LeaseKeepAliveResponse, undefined>> {
-    this.cancel()
-    return this.queue.return()
-  }
-
-  [Symbol.asyncIterator](): this {
-    return this
-  }
-
-  [Symbol.asyncDispose](): Promise<void> {
-    this.cancel()
-    return Promise.resolve()
+  protected stopRenewing(): void {
+    this.dropCall()
+    this.disown()
   }
 
   private open(): void {
@@ -92,7 +57,7 @@ export class RemoteLeaseKeepAlive implements EtcdLeaseKeepAlive {
     this.call = call
     this.channel = channel
     call.on('data', (m: PbKeepAliveResponse) => {
-      if (this.call === call) this.answered(fromPbLeaseKeepAliveResponse(m))
+      if (this.call === call) this.renewed(fromPbLeaseKeepAliveResponse(m))
     })
     call.on('error', (e: Error) => {
       if (this.call === call) this.broken(e)
@@ -108,14 +73,10 @@ export class RemoteLeaseKeepAlive implements EtcdLeaseKeepAlive {
     this.call?.write(toPbLeaseIdRequest({ id: this.id }))
   }
 
-  private answered(resp: LeaseKeepAliveResponse): void {
+  private renewed(resp: LeaseKeepAliveResponse): void {
     this.backoff.reset()
     this.renewedToken = false
-    if (resp.ttl <= 0) {
-      this.finish('lease-not-found')
-      return
-    }
-    this.queue.tryPush(resp)
+    if (!this.answered(resp)) return
     clearTimeout(this.timer)
     // clientv3: the next keep-alive goes out after a third of the TTL.
     this.timer = setTimeout(() => this.renew(), (resp.ttl * 1000) / 3)
@@ -150,15 +111,5 @@ export class RemoteLeaseKeepAlive implements EtcdLeaseKeepAlive {
     call.removeAllListeners('data')
     call.on('error', () => undefined)
     call.cancel()
-  }
-
-  private finish(reason: LeaseKeepAliveEnd['reason']): void {
-    if (this.ended) return
-    this.ended = true
-    this.dropCall()
-    this.disown()
-    this.signal?.removeEventListener('abort', this.onAbort)
-    this.queue.close()
-    this.resolveClosed({ reason })
   }
 }

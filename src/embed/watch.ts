@@ -3,10 +3,10 @@
 // its watchers become victims and later catch up from the store, as over gRPC.
 import type { EtcdServer } from '../etcdserver/etcd-server.js'
 import type { CallCredentials, WatchFilter, WatchRequest, WatchResponse } from '../etcdserver/types.js'
-import { normalizeWatchCreate, WATCH_CHAN_BUF_LEN, type ServerWatchStream } from '../etcdserver/watch.js'
+import { WATCH_CHAN_BUF_LEN, type ServerWatchStream } from '../etcdserver/watch.js'
 import { AsyncQueue } from '../pkg/async-queue.js'
-import { prefixEnd } from '../pkg/bytes.js'
 import { checkRequest, type Input } from './input.js'
+import { StreamWatcher, watchedRange } from './stream-watcher.js'
 
 /** Watcher responses buffered per stream before its watchers become victims (etcd's chanBufLen). */
 export const WATCH_STREAM_BUFFER = WATCH_CHAN_BUF_LEN
@@ -104,93 +104,21 @@ export interface WatchEnd {
 }
 
 /**
- * One watcher on a stream of its own. Iterating yields event responses (and progress responses, with no
- * events); the iteration ends when the watcher is canceled, compacted away, aborted or the server closes,
- * and `closed` says which. `break` cancels it.
+ * One watcher on a stream of its own (see StreamWatcher). Iterating yields event responses (and progress
+ * responses, with no events); the iteration ends when the watcher is canceled, compacted away, aborted or
+ * the server closes, and `closed` says which. `break` cancels it.
  */
-export class Watcher implements AsyncIterableIterator<WatchResponse>, AsyncDisposable {
-  readonly closed: Promise<WatchEnd>
-  private readonly stream: WatchStream
-  private end: WatchEnd | undefined
-  private resolveClosed!: (e: WatchEnd) => void
-  private readonly signal: AbortSignal | undefined
-  private readonly onAbort = (): void => this.finish({ reason: 'aborted' })
-
+export class Watcher extends StreamWatcher {
   /** @internal use Etcd.watch(). Throws etcd's errors for an empty range or a negative start revision. */
   constructor(server: EtcdServer, o: WatchOptions, creds?: CallCredentials) {
-    const rangeEnd = o.prefix === true ? prefixEnd(o.key) : o.rangeEnd
+    const { key, rangeEnd } = watchedRange(o)
     // The stream would refuse these in-band; an embedded caller gets the error at once instead.
-    server.checkWatchPermitted(creds, o.key.length === 0 ? Uint8Array.of(0) : o.key, rangeEnd ?? new Uint8Array(0))
-    normalizeWatchCreate({ key: o.key, ...(rangeEnd === undefined ? {} : { rangeEnd }), startRevision: o.startRevision ?? 0 })
-    this.closed = new Promise((resolve) => (this.resolveClosed = resolve))
-    this.stream = new WatchStream(server, WATCH_STREAM_BUFFER, creds)
-    this.signal = o.signal
-    if (o.signal?.aborted === true) {
-      this.finish({ reason: 'aborted' })
-      return
-    }
-    o.signal?.addEventListener('abort', this.onAbort, { once: true })
-    void this.stream.closed.then(() => this.finish({ reason: 'closed' }))
-    this.stream.send({
-      type: 'create',
-      request: {
-        key: o.key,
-        ...(rangeEnd === undefined ? {} : { rangeEnd }),
-        startRevision: o.startRevision ?? 0,
-        prevKv: o.prevKv ?? false,
-        filters: o.filters ?? [],
-        progressNotify: o.progressNotify ?? false,
-      },
-    })
+    server.checkWatchPermitted(creds, key.length === 0 ? Uint8Array.of(0) : key, rangeEnd ?? new Uint8Array(0))
+    super(new WatchStream(server, WATCH_STREAM_BUFFER, creds), o)
   }
 
-  /** Ask for a progress response (sent once every event up to the current revision has been delivered). */
-  requestProgress(): void {
-    if (this.end === undefined) this.stream.send({ type: 'progress' })
-  }
-
-  /** Stop watching; the iteration ends. */
-  cancel(): Promise<void> {
-    this.finish({ reason: 'canceled' })
-    return Promise.resolve()
-  }
-
-  async next(): Promise<IteratorResult<WatchResponse, undefined>> {
-    for (;;) {
-      const r = await this.stream.next()
-      if (r.done === true) return r
-      const resp = r.value
-      if (resp.created) continue
-      if (resp.compactRevision !== 0) {
-        this.finish({ reason: 'compacted', compactRevision: resp.compactRevision })
-        return { done: false, value: resp }
-      }
-      if (resp.canceled) {
-        this.finish({ reason: 'canceled' })
-        return { done: true, value: undefined }
-      }
-      return r
-    }
-  }
-
-  return(): Promise<IteratorResult<WatchResponse, undefined>> {
-    this.finish({ reason: 'canceled' })
-    return this.stream.return()
-  }
-
-  [Symbol.asyncIterator](): this {
-    return this
-  }
-
-  [Symbol.asyncDispose](): Promise<void> {
-    return this.cancel()
-  }
-
-  private finish(e: WatchEnd): void {
-    if (this.end !== undefined) return
-    this.end = e
-    this.signal?.removeEventListener('abort', this.onAbort)
-    this.stream.close()
-    this.resolveClosed(e)
+  /** A refusal was thrown by the constructor already: a canceled response just ends the iteration. */
+  protected canceledError(): undefined {
+    return undefined
   }
 }

@@ -9,7 +9,7 @@ import { once } from 'node:events'
 import { createServer } from 'node:net'
 import { randomUUID } from 'node:crypto'
 import { tempDir } from './tmp.js'
-import { etcdServing, type ServerProcess } from './processes.js'
+import { supervise, type ServerProcess } from './processes.js'
 
 /** A TCP port on 127.0.0.1 that was free a moment ago. */
 export async function freePort(): Promise<number> {
@@ -35,27 +35,7 @@ async function startOnce(port: number, opts: GatewayEtcdOptions): Promise<Server
     '--listen-peer-urls', peer, '--initial-advertise-peer-urls', peer, '--initial-cluster', `${name}=${peer}`,
     '--initial-cluster-token', randomUUID(), '--logger', 'zap', '--log-level', 'info', ...(opts.extra ?? []),
   ], { stdio: ['ignore', 'ignore', 'pipe'] })
-  let tail = ''
-  const stop = async (signal: NodeJS.Signals = 'SIGTERM'): Promise<number | NodeJS.Signals | null> => {
-    if (proc.exitCode === null && proc.signalCode === null) {
-      proc.kill(signal)
-      await once(proc, 'exit')
-    }
-    return proc.exitCode ?? proc.signalCode
-  }
-  const dispose = async (): Promise<void> => {
-    await stop('SIGKILL')
-    await dir.remove()
-  }
-  try {
-    const endpoint = await etcdServing(proc, 20_000, (line) => {
-      tail = (tail + line + '\n').slice(-4000)
-    })
-    return { endpoint, proc, dataDir: dir.path, stop, dispose }
-  } catch (e) {
-    await dispose()
-    throw new Error(`etcd did not start: ${e instanceof Error ? e.message : String(e)}\n${tail}`, { cause: e })
-  }
+  return supervise(proc, 'etcd', dir.path, () => dir.remove())
 }
 
 export interface GatewayEtcdOptions {

@@ -102,6 +102,14 @@ export function etcdServing(proc: ChildProcess, timeoutMs: number, onLine: (line
 export async function startReferenceEtcd(extra: readonly string[] = []): Promise<ServerProcess> {
   const dir = await tempDir('etcd-ref-')
   const proc = spawn('etcd', referenceEtcdArgs(dir.path, extra), { stdio: ['ignore', 'ignore', 'pipe'] })
+  return supervise(proc, 'etcd', dir.path, () => dir.remove())
+}
+
+/**
+ * A started server process as a ServerProcess, once it logs that it serves clients: `dispose` kills it and
+ * runs `cleanup`. Rejects (with the end of its log) if it does not start.
+ */
+export async function supervise(proc: ChildProcess, what: string, dataDir: string | undefined, cleanup: () => Promise<void> = () => Promise.resolve()): Promise<ServerProcess> {
   let tail = ''
   const stop = async (signal: NodeJS.Signals = 'SIGTERM'): Promise<number | NodeJS.Signals | null> => {
     if (proc.exitCode === null && proc.signalCode === null) proc.kill(signal)
@@ -109,16 +117,16 @@ export async function startReferenceEtcd(extra: readonly string[] = []): Promise
   }
   const dispose = async (): Promise<void> => {
     await stop('SIGKILL')
-    await dir.remove()
+    await cleanup()
   }
   try {
     const endpoint = await etcdServing(proc, 20_000, (line) => {
       tail = (tail + line + '\n').slice(-4000)
     })
-    return { endpoint, proc, dataDir: dir.path, stop, dispose }
+    return { endpoint, proc, dataDir, stop, dispose }
   } catch (e) {
     await dispose()
-    throw new Error(`etcd did not start: ${e instanceof Error ? e.message : String(e)}\n${tail}`, { cause: e })
+    throw new Error(`${what} did not start: ${e instanceof Error ? e.message : String(e)}\n${tail}`, { cause: e })
   }
 }
 
@@ -138,22 +146,7 @@ export async function startEtcdliteProcess(opts: EtcdliteProcessOptions = {}): P
   const dataDir = opts.memory === true ? undefined : (opts.dataDir ?? own?.path)
   const args = ['--listen-client-urls', 'http://127.0.0.1:0', ...(dataDir === undefined ? ['--memory'] : ['--data-dir', dataDir]), ...(opts.args ?? [])]
   const proc = spawn(process.execPath, [ETCDLITE_BIN, ...args], { stdio: ['ignore', 'ignore', 'pipe'] })
-  let tail = ''
-  const stop = async (signal: NodeJS.Signals = 'SIGTERM'): Promise<number | NodeJS.Signals | null> => {
-    if (proc.exitCode === null && proc.signalCode === null) proc.kill(signal)
-    return exited(proc)
-  }
-  const dispose = async (): Promise<void> => {
-    await stop('SIGKILL')
+  return supervise(proc, 'etcdlite', dataDir, async () => {
     await own?.remove()
-  }
-  try {
-    const endpoint = await etcdServing(proc, 20_000, (line) => {
-      tail = (tail + line + '\n').slice(-4000)
-    })
-    return { endpoint, proc, dataDir, stop, dispose }
-  } catch (e) {
-    await dispose()
-    throw new Error(`etcdlite did not start: ${e instanceof Error ? e.message : String(e)}\n${tail}`, { cause: e })
-  }
+  })
 }
