@@ -1,13 +1,16 @@
 // A complete controller: an informer caches every "deployments/" object, and a controller makes sure each
 // has its "replicas/<name>/<i>" keys, retrying with backoff when a reconcile fails. Run it with
-// `npx tsc -b && node build/examples/controller.js`; it stops on its own after a few changes.
-import { openEtcd, runController, SharedInformer, jsonDecoder } from '../src/index.js'
+// `npx tsc -b && node build/examples/controller.js`; it stops on its own after a few changes. In process it
+// uses openEtcd(); with ETCD_ENDPOINTS=127.0.0.1:2379 the same code runs against a server (`npx etcdlite`,
+// or a real etcd) through connect().
+import { connect, openEtcd, runController, SharedInformer, jsonDecoder, type EtcdClient } from '../src/index.js'
 
 interface Deployment {
   readonly replicas: number
 }
 
-const etcd = await openEtcd({ memory: true })
+const endpoints = process.env['ETCD_ENDPOINTS']
+const etcd: EtcdClient = endpoints === undefined ? await openEtcd({ memory: true }) : await connect({ endpoints: endpoints.split(',') })
 await etcd.put({ key: 'deployments/web', value: JSON.stringify({ replicas: 2 }) })
 
 const informer = new SharedInformer<Deployment>(etcd, {
@@ -37,8 +40,9 @@ const controller = runController<Deployment>({
 await informer.synced
 await etcd.put({ key: 'deployments/api', value: JSON.stringify({ replicas: 3 }) })
 await etcd.put({ key: 'deployments/web', value: JSON.stringify({ replicas: 1 }) })
-await etcd.deleteRange({ key: 'deployments/api' })
-// Give the controller a moment, then stop everything in order.
+const last = await etcd.deleteRange({ key: 'deployments/api' })
+// Wait until the cache has seen the last change and the controller has had a moment, then stop in order.
+while (informer.revision < last.header.revision) await new Promise((resolve) => setTimeout(resolve, 10))
 await new Promise((resolve) => setTimeout(resolve, 200))
 console.log('deployments with 1 replica:', informer.indexer.indexKeys('byReplicas', '1'))
 stop.abort()
