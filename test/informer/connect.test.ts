@@ -1,0 +1,3 @@
+import { runInformerSuite } from './suite.js'
+import { connectTarget } from './targets.js'
+runInformerSuite(connectTarget)

@@ -1,0 +1,3 @@
+import { runInformerSuite } from './suite.js'
+import { embeddedTarget } from './targets.js'
+runInformerSuite(embeddedTarget)

@@ -1,0 +1,3 @@
+import { runInformerSuite } from './suite.js'
+import { referenceTarget } from './targets.js'
+runInformerSuite(referenceTarget)
