@@ -5,7 +5,9 @@
 // with a message of its own. A data dir that already holds a member skips all of it, as in etcd.
 import { lookup } from 'node:dns/promises'
 import { StartError } from './errors.js'
-import { goQuote, isGoIp, parseGoUrl, splitHostPort, type GoUrl } from './go-url.js'
+import { goQuote } from '../pkg/go-quote.js'
+import { parseGoUrl, type GoUrl } from '../pkg/go-url.js'
+import { isGoIp, splitHostPort } from '../pkg/transport/host-port.js'
 import { computeMemberId, genClusterId } from './membership.js'
 import { newUrlsMap, urlsMapString, type UrlsMap } from './urls.js'
 

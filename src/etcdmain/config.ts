@@ -20,7 +20,7 @@ import {
   StringValue, uintValue, Uint32Value, UniqueStringsValue, UniqueUrlsValue, type FlagValue,
 } from './flag-values.js'
 import { flagToEnv, setFlagsFromEnv } from './flags-from-env.js'
-import { goUrlHostname, goUrlPort } from './go-url.js'
+import { goUrlHostname, goUrlPort } from '../pkg/go-url.js'
 import type { LogEntry } from './log-entry.js'
 import { parseLogLevel, type LogLevel } from '../pkg/logger.js'
 import type { EtcdUrl } from './urls.js'

@@ -3,7 +3,7 @@
 // `--name x` alone makes the initial cluster "x=<advertised peer URLs>". Both change the member ID.
 import { readFileSync } from 'node:fs'
 import { networkInterfaces } from 'node:os'
-import { goUrlHostname, goUrlPort, goUrlString, type GoUrl } from './go-url.js'
+import { goUrlHostname, goUrlPort, goUrlString, type GoUrl } from '../pkg/go-url.js'
 import {
   DEFAULT_ADVERTISE_CLIENT_URLS, DEFAULT_INITIAL_ADVERTISE_PEER_URLS, DEFAULT_NAME, initialClusterFromName, type EmbedConfig,
 } from './embed-config.js'

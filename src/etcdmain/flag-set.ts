@@ -2,7 +2,7 @@
 // bool flags only as "--flag" or "--flag=v", the last of repeated flags wins, parsing stops at the first
 // argument that is not a flag (or after "--"), and Go's error texts. Hand-written: the texts, the exit
 // codes and the repeat rule are what harnesses see, and Node's util.parseArgs differs on each.
-import { goQuote } from './go-url.js'
+import { goQuote } from '../pkg/go-quote.js'
 import { FlagValueError, type FlagValue } from './flag-values.js'
 
 export interface FlagDef {

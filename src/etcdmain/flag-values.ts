@@ -3,7 +3,7 @@
 // range"), and etcd's pkg/flags values (UniqueURLs, SelectiveString(s), Strings, UniqueStrings, Uint32,
 // IgnoredFlag). Hand-written: these texts and rules are etcd's contract, not a library's.
 import { parseGoDuration } from '../pkg/duration.js'
-import { goQuote } from './go-url.js'
+import { goQuote } from '../pkg/go-quote.js'
 import { newUrls, type EtcdUrl } from './urls.js'
 
 /** Go's flag.Value: Set parses the text (throwing FlagValueError with Go's reason), String shows it. */

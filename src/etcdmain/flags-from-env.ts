@@ -4,7 +4,7 @@
 import { FatalError, VerifyFlagsError } from './errors.js'
 import { FlagValueError } from './flag-values.js'
 import type { FlagSet } from './flag-set.js'
-import { goQuote } from './go-url.js'
+import { goQuote } from '../pkg/go-quote.js'
 import type { LogEntry } from './log-entry.js'
 
 /** flags.FlagToEnv: "ETCD" and "listen-client-urls" give ETCD_LISTEN_CLIENT_URLS. */

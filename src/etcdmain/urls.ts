@@ -1,6 +1,7 @@
 // etcd's types.URLs and types.URLsMap (client/pkg/types): lists of peer or client URLs and the
 // "name=url,name=url" initial-cluster syntax, with etcd's checks, sorting and error texts.
-import { goUrlString, parseGoUrl, splitHostPort, type GoUrl } from './go-url.js'
+import { goUrlString, parseGoUrl, type GoUrl } from '../pkg/go-url.js'
+import { splitHostPort } from '../pkg/transport/host-port.js'
 
 /** A URL etcd accepted, with the text etcd prints, sorts and hashes (Go's URL.String()). */
 export interface EtcdUrl {

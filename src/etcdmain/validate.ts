@@ -3,7 +3,8 @@
 // except an unknown log level, on which etcd panics.
 import { PanicError, VerifyFlagsError } from './errors.js'
 import { formatGoDuration } from './flag-values.js'
-import { goQuote, isGoIp, splitHostPort } from './go-url.js'
+import { goQuote } from '../pkg/go-quote.js'
+import { isGoIp, splitHostPort } from '../pkg/transport/host-port.js'
 import type { LogEntry } from './log-entry.js'
 import { parseLogLevel, UnrecognizedLevelError } from '../pkg/logger.js'
 import { CLUSTER_STATE_EXISTING, CLUSTER_STATE_NEW, DEFAULT_LOG_OUTPUT, type EmbedConfig } from './embed-config.js'

@@ -1,7 +1,7 @@
 // etcd's AccessController: which CORS origins get CORS headers (--cors) and which Host names a plaintext
 // HTTP request may name (--host-whitelist, against DNS rebinding). An empty set, or one holding "*",
 // allows all.
-import { splitHostPort } from '../pkg/transport/host-port.js'
+import { hostOf } from '../pkg/transport/host-port.js'
 
 export class AccessController {
   private readonly cors: ReadonlySet<string>
@@ -28,5 +28,5 @@ export class AccessController {
  * or the whole header when net.SplitHostPort refuses it (no port, too many colons).
  */
 export function hostnameOf(hostHeader: string): string {
-  return splitHostPort(hostHeader) ?? hostHeader
+  return hostOf(hostHeader) ?? hostHeader
 }

@@ -6,6 +6,7 @@
 // value of type int64", jsonpb's `unknown value "X" for enum ...`, base64's "illegal base64 data at input
 // byte N"). The result is a plain object for protobufjs's Type.fromObject: int64s as decimal strings,
 // bytes as Buffers, enums as numbers.
+import { goQuote } from '../pkg/go-quote.js'
 import protobuf from 'protobufjs'
 import { JsonSyntaxError, parseWhole, type JsonNode } from './json-decoder.js'
 import { goBase64Decode } from './go-base64.js'
@@ -100,18 +101,6 @@ function enumValue(n: JsonNode, e: protobuf.Enum): number | undefined {
   }
   const v = integer(n, INT_KINDS['int32'] as IntKind, goType)
   return v === undefined ? undefined : Number(v)
-}
-
-/** Go's %q of a byte string that is printable ASCII (what an enum name must be to match). */
-function goQuote(s: string): string {
-  let out = '"'
-  for (const ch of s) {
-    const c = ch.charCodeAt(0)
-    if (ch === '"' || ch === '\\') out += `\\${ch}`
-    else if (c >= 0x20 && c < 0x7f) out += ch
-    else out += `\\x${c.toString(16).padStart(2, '0')}`
-  }
-  return `${out}"`
 }
 
 /** One value of a field (an element, for a repeated one); undefined leaves it unset. */

@@ -12,7 +12,7 @@
 // - Node's OpenSSL has neither RC4 nor 3DES: those names are accepted, as etcd accepts them, and left out
 //   of what OpenSSL is given, so a client that offers nothing else fails its handshake. Clients offer
 //   neither by default any more.
-import { goQuote } from './go-quote.js'
+import { goQuote } from '../go-quote.js'
 import { TlsConfigError } from './tls-config-error.js'
 
 export interface CipherSuite {

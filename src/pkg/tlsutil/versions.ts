@@ -1,6 +1,6 @@
 // etcd's --tls-min-version and --tls-max-version: the names etcd takes (tlsutil.GetTLSVersion), the rules
 // its Config.Validate applies to them, and the versions node:tls is given.
-import { goQuote } from './go-quote.js'
+import { goQuote } from '../go-quote.js'
 import { TlsConfigError } from './tls-config-error.js'
 
 /** A TLS version as node:tls names it. */

@@ -1,27 +1,47 @@
-// Address text as Go's net package reads it, for the hosts etcd's SelfCert puts in a certificate:
-// net.SplitHostPort (a URL's host:port, IPv6 in brackets) and net.ParseIP (strict dotted IPv4 without
-// leading zeros, IPv6 with "::" and an embedded IPv4 tail, no zone). Node's net.isIP accepts zones and
-// gives no bytes, hence these.
+// Address text as Go's net package reads it, for etcd's flags and the hosts SelfCert puts in a certificate:
+// net.SplitHostPort (a URL's host:port, IPv6 in brackets, with Go's error texts) and net.ParseIP (strict
+// dotted IPv4 without leading zeros, IPv6 with "::" and an embedded IPv4 tail, no zone). Node's net.isIP
+// accepts zones and gives no bytes, hence these.
 
-/** Go's net.SplitHostPort: the host, or undefined where Go returns an error. */
-export function splitHostPort(hostport: string): string | undefined {
+/** net.SplitHostPort's error: `address <addr>: <why>`. */
+export class AddrError extends Error {
+  override name = 'AddrError'
+}
+
+/** Go's net.SplitHostPort, with its error texts. */
+export function splitHostPort(hostport: string): { host: string; port: string } {
+  const addrErr = (why: string): AddrError => new AddrError(`address ${hostport}: ${why}`)
   const i = hostport.lastIndexOf(':')
-  if (i < 0) return undefined
+  if (i < 0) throw addrErr('missing port in address')
   let host: string
-  let j = 0
-  let k = 0
   if (hostport.startsWith('[')) {
     const end = hostport.indexOf(']')
-    if (end < 0 || end + 1 !== i) return undefined
+    if (end < 0) throw addrErr("missing ']' in address")
+    if (end + 1 === hostport.length) throw addrErr('missing port in address')
+    if (end + 1 !== i) throw addrErr(hostport[end + 1] === ':' ? 'too many colons in address' : 'missing port in address')
     host = hostport.slice(1, end)
-    j = 1
-    k = end + 1
+    if (host.includes('[') || host.includes(']') || hostport.slice(end + 1).includes('[') || hostport.slice(end + 1).includes(']')) {
+      throw addrErr(hostport.slice(1).includes('[') ? "unexpected '[' in address" : "unexpected ']' in address")
+    }
   } else {
     host = hostport.slice(0, i)
-    if (host.includes(':')) return undefined
+    if (host.includes(':')) throw addrErr('too many colons in address')
+    if (host.includes('[')) throw addrErr("unexpected '[' in address")
+    if (host.includes(']')) throw addrErr("unexpected ']' in address")
   }
-  if (hostport.slice(j).includes('[') || hostport.slice(k).includes(']')) return undefined
-  return host
+  const port = hostport.slice(i + 1)
+  if (port.includes('[')) throw addrErr("unexpected '[' in address")
+  if (port.includes(']')) throw addrErr("unexpected ']' in address")
+  return { host, port }
+}
+
+/** The host of host:port, or undefined where net.SplitHostPort fails. */
+export function hostOf(hostport: string): string | undefined {
+  try {
+    return splitHostPort(hostport).host
+  } catch {
+    return undefined
+  }
 }
 
 function parseIpv4(s: string): number[] | undefined {
@@ -78,3 +98,6 @@ export function parseIp(s: string): Buffer | undefined {
   const mapped = v6.slice(0, 10).every((b) => b === 0) && v6[10] === 0xff && v6[11] === 0xff
   return Buffer.from(mapped ? v6.slice(12) : v6)
 }
+
+/** Go's net.ParseIP accepts it: dotted IPv4 (no leading zeros) or IPv6 without a zone. */
+export const isGoIp = (host: string): boolean => parseIp(host) !== undefined

@@ -9,8 +9,8 @@ import { generateKeyPairSync, randomBytes } from 'node:crypto'
 import { mkdir, rm, stat, writeFile } from 'node:fs/promises'
 import { dirname, join, resolve } from 'node:path'
 import type { Logger } from '../logger.js'
-import { goQuote } from '../tlsutil/go-quote.js'
-import { parseIp, splitHostPort } from './host-port.js'
+import { goQuote } from '../go-quote.js'
+import { hostOf, parseIp } from './host-port.js'
 import { pathError } from './path-error.js'
 import { pemEncode } from './pem.js'
 import { createSelfSignedCertificate, type ExtKeyUsage } from './self-signed-certificate.js'
@@ -131,7 +131,7 @@ export async function selfCert(opts: SelfCertOptions): Promise<SelfCertFiles> {
   const ipAddresses: Buffer[] = []
   for (const hostport of opts.hosts) {
     // Go ignores SplitHostPort's error: the host is then "".
-    const h = splitHostPort(hostport) ?? ''
+    const h = hostOf(hostport) ?? ''
     const ip = parseIp(h)
     if (ip === undefined) dnsNames.push(h)
     else ipAddresses.push(ip)

@@ -3,7 +3,8 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { formatGoDuration, parseGoInt, parseGoUint, SelectiveStringsValue, UniqueUrlsValue } from '../../../src/etcdmain/flag-values.js'
-import { goUrlString, isGoIp, parseGoUrl, splitHostPort } from '../../../src/etcdmain/go-url.js'
+import { goUrlString, parseGoUrl } from '../../../src/pkg/go-url.js'
+import { isGoIp, splitHostPort } from '../../../src/pkg/transport/host-port.js'
 import { newUrlsMap, urlsMapString } from '../../../src/etcdmain/urls.js'
 
 describe('strconv.ParseUint / ParseInt with base 0', () => {

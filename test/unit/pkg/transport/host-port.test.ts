@@ -1,7 +1,7 @@
 // Go's net.SplitHostPort and net.ParseIP, as SelfCert applies them to the listen URLs' hosts.
 import { it } from 'node:test'
 import assert from 'node:assert/strict'
-import { parseIp, splitHostPort } from '../../../../src/pkg/transport/host-port.js'
+import { hostOf, parseIp } from '../../../../src/pkg/transport/host-port.js'
 
 it('splits host:port as Go does, undefined where Go returns an error', () => {
   const cases: ReadonlyArray<readonly [string, string | undefined]> = [
@@ -9,7 +9,7 @@ it('splits host:port as Go does, undefined where Go returns an error', () => {
     ['host:', 'host'], [':2379', ''], ['localhost', undefined], ['::1:2379', undefined], ['[::1]', undefined], ['[::1]x:1', undefined],
     ['a[b:1', undefined], ['a]b:1', undefined],
   ]
-  for (const [input, host] of cases) assert.equal(splitHostPort(input), host, input)
+  for (const [input, host] of cases) assert.equal(hostOf(input), host, input)
 })
 
 it('parses IPs as Go does, in the form x509 writes them', () => {

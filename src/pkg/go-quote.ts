@@ -1,4 +1,4 @@
-// Go's %q of a string (strconv.Quote), which etcd's TLS messages use to show what was given: JSON.stringify
+// Go's %q of a string (strconv.Quote), which etcd's messages use to show what was given: JSON.stringify
 // differs for control characters (Go writes \a, \v and \x07-style escapes where JSON writes \u0007) and
 // for U+2028/U+2029, which Go prints as they are.
 
@@ -21,4 +21,19 @@ export function goQuote(s: string): string {
     else out += ch
   }
   return out + '"'
+}
+
+/**
+ * Go's %q of a byte string held one byte per char (as Go's HTTP server sees a request target): printable
+ * ASCII as it is, every other byte as \xNN.
+ */
+export function goQuoteBytes(s: string): string {
+  let out = '"'
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i)
+    if (c === 0x22 || c === 0x5c) out += `\\${s[i] ?? ''}`
+    else if (c >= 0x20 && c < 0x7f) out += s[i]
+    else out += `\\x${c.toString(16).padStart(2, '0')}`
+  }
+  return `${out}"`
 }
