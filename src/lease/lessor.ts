@@ -161,7 +161,7 @@ export class Lessor implements LeaseItems {
   /** Drop a lease from memory only: its grant never reached the disk (the commit failed). */
   forget(id: bigint): void {
     this.leaseMap.delete(id)
-    this.queue.remove(id)
+    this.queue.delete(id)
   }
 
   /**
@@ -191,7 +191,7 @@ export class Lessor implements LeaseItems {
       // Each delete detaches its key (the store calls detach()).
       for (const key of keys) txn.deleteRange(key, undefined)
       this.leaseMap.delete(id)
-      this.queue.remove(id)
+      this.queue.delete(id)
       this.backend.del('lease', leaseIdKey(id))
     } finally {
       rev = txn.end()
@@ -316,7 +316,7 @@ export class Lessor implements LeaseItems {
       async () => {
         const now = clock.now()
         // Nothing was waiting since the last round: the bucket refills only to etcd's burst.
-        const waited = this.queue.peek()?.time ?? Infinity
+        const waited = this.queue.peek()?.priority ?? Infinity
         tokens = Math.min(waited < last ? capacity : burst, tokens + ((now - last) * rate) / 1000)
         last = now
         const expired = this.findExpired(Math.floor(tokens))
@@ -339,12 +339,12 @@ export class Lessor implements LeaseItems {
     const now = this.opts.clock.now()
     const top = this.queue.peek()
     if (top === undefined) return undefined
-    if (top.time <= now) {
+    if (top.priority <= now) {
       // Leases are waiting for tokens: come back when a burst's worth (or what they need) has accrued.
       const need = Math.min(burst, this.countExpired(now, burst)) - tokens
       return Math.max(1, Math.ceil((Math.max(1, need) * 1000) / rate))
     }
-    const untilNext = top.time - now
+    const untilNext = top.priority - now
     return untilNext < this.opts.checkIntervalMs ? untilNext : undefined
   }
 
@@ -364,13 +364,13 @@ export class Lessor implements LeaseItems {
     const out: Lease[] = []
     while (out.length < limit) {
       const top = this.queue.peek()
-      if (top === undefined || top.time > now) break
-      const l = this.leaseMap.get(top.id)
+      if (top === undefined || top.priority > now) break
+      const l = this.leaseMap.get(top.key)
       if (l === undefined) {
-        this.queue.remove(top.id)
+        this.queue.delete(top.key)
         continue
       }
-      this.queue.registerOrUpdate(top.id, now + this.opts.expiredRetryMs)
+      this.queue.registerOrUpdate(top.key, now + this.opts.expiredRetryMs)
       if (l.expiry !== FOREVER && l.expired(now)) out.push(l)
     }
     return out

@@ -1,19 +1,12 @@
 // client-go's delaying queue: addAfter() holds an item until its time comes, then add()s it. One timer on
 // the queue's clock, for the earliest item; an item already waiting keeps the earlier of its two times.
 import type { ClockTimer } from '../pkg/clock.js'
+import { IndexedMinHeap } from '../pkg/indexed-heap.js'
 import { WorkQueue, type WorkQueueOptions } from './queue.js'
 
-interface Waiting<T> {
-  readonly item: T
-  readyAt: number
-  /** Position in the heap. */
-  index: number
-}
-
 export class DelayingQueue<T> extends WorkQueue<T> {
-  /** A binary min-heap on readyAt. */
-  private heap: Waiting<T>[] = []
-  private readonly byItem = new Map<T, Waiting<T>>()
+  /** Waiting items by the clock time they are ready at. */
+  private readonly waiting = new IndexedMinHeap<T>()
   private timer: ClockTimer | undefined
   private timerDue = Infinity
 
@@ -31,92 +24,39 @@ export class DelayingQueue<T> extends WorkQueue<T> {
       return
     }
     const readyAt = this.clock.now() + delayMs
-    const known = this.byItem.get(item)
-    if (known !== undefined) {
-      if (readyAt < known.readyAt) {
-        known.readyAt = readyAt
-        this.up(known.index)
-      }
-    } else {
-      const w: Waiting<T> = { item, readyAt, index: this.heap.length }
-      this.heap.push(w)
-      this.byItem.set(item, w)
-      this.up(w.index)
-    }
+    const known = this.waiting.get(item)
+    if (known === undefined || readyAt < known) this.waiting.set(item, readyAt)
     this.arm()
   }
 
   /** Items held by addAfter() and not yet added. */
   waitingCount(): number {
-    return this.heap.length
+    return this.waiting.size
   }
 
   protected override onShutDown(): void {
     this.timer?.cancel()
     this.timer = undefined
     this.timerDue = Infinity
-    this.heap = []
-    this.byItem.clear()
+    this.waiting.clear()
   }
 
   private arm(): void {
-    const first = this.heap[0]
-    if (first === undefined || first.readyAt >= this.timerDue) return
+    const first = this.waiting.peek()
+    if (first === undefined || first.priority >= this.timerDue) return
     this.timer?.cancel()
-    this.timerDue = first.readyAt
-    this.timer = this.clock.after(first.readyAt - this.clock.now(), () => this.fire(), true)
+    this.timerDue = first.priority
+    this.timer = this.clock.after(first.priority - this.clock.now(), () => this.fire(), true)
   }
 
   private fire(): void {
     this.timer = undefined
     this.timerDue = Infinity
     const now = this.clock.now()
-    for (let first = this.heap[0]; first !== undefined && first.readyAt <= now; first = this.heap[0]) {
-      this.pop()
-      this.byItem.delete(first.item)
-      this.add(first.item)
+    for (let first = this.waiting.peek(); first !== undefined && first.priority <= now; first = this.waiting.peek()) {
+      this.waiting.pop()
+      this.add(first.key)
     }
     this.arm()
-  }
-
-  private pop(): void {
-    const last = this.heap.pop() as Waiting<T>
-    if (this.heap.length === 0) return
-    this.heap[0] = last
-    last.index = 0
-    this.down(0)
-  }
-
-  private up(i: number): void {
-    const h = this.heap
-    const w = h[i] as Waiting<T>
-    while (i > 0) {
-      const p = (i - 1) >> 1
-      const parent = h[p] as Waiting<T>
-      if (parent.readyAt <= w.readyAt) break
-      h[i] = parent
-      parent.index = i
-      i = p
-    }
-    h[i] = w
-    w.index = i
-  }
-
-  private down(i: number): void {
-    const h = this.heap
-    const w = h[i] as Waiting<T>
-    for (;;) {
-      const l = 2 * i + 1
-      if (l >= h.length) break
-      const r = l + 1
-      const c = r < h.length && (h[r] as Waiting<T>).readyAt < (h[l] as Waiting<T>).readyAt ? r : l
-      const child = h[c] as Waiting<T>
-      if (child.readyAt >= w.readyAt) break
-      h[i] = child
-      child.index = i
-      i = c
-    }
-    h[i] = w
-    w.index = i
   }
 }
