@@ -1,6 +1,6 @@
 // Mirrors etcd auth/store.go (3.4): users, roles, key permissions, the enabled flag and the auth revision,
 // persisted in the backend's auth buckets; password checks, simple tokens and permission checks.
-// Deviations are listed in README "Deviations".
+// Deviations are listed in docs/DEVIATIONS.md.
 // bcryptjs (pure JavaScript, so it installs on every platform): its async calls work in slices between
 // other callbacks, so a password check (tens of ms at cost 10) never holds the event loop for long.
 import { compare, genSalt, hash } from 'bcryptjs'

@@ -192,7 +192,7 @@ export function checkRangeRev(rv: ReadView, r: RangeRequest): void {
  * Puts with ignore_value/ignore_lease are checked in execution order against the state the txn will have
  * reached by then: a key deleted by an earlier op of the same txn is missing. etcd 3.4 checks them only
  * against the state before the txn and panics when such a put then finds no key; etcdlite refuses the
- * whole txn with "key not found" and applies nothing (README "Deviations").
+ * whole txn with "key not found" and applies nothing (docs/DEVIATIONS.md).
  */
 export function checkTxnPath(rv: ReadView, r: TxnRequest, path: boolean[], isWrite: boolean, leaseExists: LeaseLookup): void {
   if (isWrite) {

@@ -1,5 +1,5 @@
 // Mirrors etcd 3.4 etcdserver/api/v3compactor (compactor.go, periodic.go, revision.go) and embed's
-// parseCompactionRetention; deviations are listed in README "Deviations".
+// parseCompactionRetention; deviations are listed in docs/DEVIATIONS.md.
 import { MAX_DURATION_NS, parseGoDuration } from '../pkg/duration.js'
 import { isEtcdError } from '../pkg/errors.js'
 import type { Clock } from '../pkg/clock.js'

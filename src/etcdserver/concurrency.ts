@@ -1,6 +1,6 @@
 // Mirrors etcd 3.4 clientv3/concurrency (session.go, key.go, and the shared parts of mutex.go and
 // election.go) as etcd's v3lock and v3election servers use it, on EtcdServer's own API instead of a
-// loopback client. Deviations (early end of a wait whose own key is deleted) are in README "Deviations".
+// loopback client. Deviations (early end of a wait whose own key is deleted) are in docs/DEVIATIONS.md.
 import { equalBytes, prefixEnd } from '../pkg/bytes.js'
 import { AsyncQueue } from '../pkg/async-queue.js'
 import { EtcdError } from '../pkg/errors.js'

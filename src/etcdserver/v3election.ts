@@ -1,5 +1,5 @@
 // Mirrors etcd 3.4 etcdserver/api/v3election/election.go and the Election of
-// clientv3/concurrency/election.go it runs, on EtcdServer's API. Deviations are in README "Deviations".
+// clientv3/concurrency/election.go it runs, on EtcdServer's API. Deviations are in docs/DEVIATIONS.md.
 import { equalBytes, prefixEnd } from '../pkg/bytes.js'
 import { EtcdError, isEtcdError } from '../pkg/errors.js'
 import {

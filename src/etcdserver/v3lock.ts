@@ -1,5 +1,5 @@
 // Mirrors etcd 3.4 etcdserver/api/v3lock/lock.go and the Mutex of clientv3/concurrency/mutex.go it runs,
-// on EtcdServer's API. Deviations (a waiter whose key is lost fails at once) are in README "Deviations".
+// on EtcdServer's API. Deviations (a waiter whose key is lost fails at once) are in docs/DEVIATIONS.md.
 import { EtcdError, isEtcdError } from '../pkg/errors.js'
 import {
   byCreate, keyPrefix, rangeOf, sessionKey, sessionLease, waitDeletes, type CallOptions, type ConcurrencyServer,

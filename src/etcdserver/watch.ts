@@ -180,7 +180,7 @@ export class ServerWatchStream implements WatchSink {
     let id: WatchId
     try {
       // Before the range and revision checks, as etcd's recvLoop. Unlike 3.4.23, a range_end of "\0" is
-      // checked as the range to the last key, not as the single key `key` (see README "Deviations").
+      // checked as the range to the last key, not as the single key `key` (see docs/DEVIATIONS.md).
       this.ctx.checkWatchPermitted(this.creds, r.key.length === 0 ? KEY_ZERO : r.key, r.rangeEnd ?? EMPTY)
     } catch (err) {
       if (!(err instanceof EtcdError)) throw err

@@ -1,5 +1,5 @@
 // Mirrors etcd lease/lessor.go: grant, revoke, renew, attach/detach, expiry. Deviations are listed in
-// README "Deviations". Imports nothing from mvcc: the store reaches it through LeaseItems, and it reaches
+// docs/DEVIATIONS.md. Imports nothing from mvcc: the store reaches it through LeaseItems, and it reaches
 // the store through an injected RangeDeleter (etcd's SetRangeDeleter).
 import type { Backend } from '../backend/backend.js'
 import { bytesToLatin1, compareBytes } from '../pkg/bytes.js'

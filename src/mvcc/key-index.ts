@@ -1,4 +1,4 @@
-// Mirrors etcd mvcc/key_index.go; deviations are listed in README "Deviations".
+// Mirrors etcd mvcc/key_index.go; deviations are listed in docs/DEVIATIONS.md.
 import { latin1ToBytes } from '../pkg/bytes.js'
 import { invariant } from '../pkg/verify.js'
 import { RevisionNotFoundError } from './errors.js'

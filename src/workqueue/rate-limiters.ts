@@ -1,5 +1,5 @@
-// client-go's workqueue rate limiters: how long addRateLimited() holds an item. The README's "Rate
-// limiters" table lists the intervals each one produces.
+// client-go's workqueue rate limiters: how long addRateLimited() holds an item. The "Rate limiters"
+// table in docs/API.md lists the intervals each one produces.
 import { realClock, type Clock } from '../pkg/clock.js'
 
 export interface RateLimiter<T> {

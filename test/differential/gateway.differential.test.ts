@@ -212,8 +212,8 @@ const steps: readonly Step[] = [
 ]
 
 /**
- * Cases where etcdlite follows a fix later etcd releases made to their gRPC services (see the README's
- * Deviations), so it answers otherwise than 3.4.23: what it answers instead.
+ * Cases where etcdlite follows a fix later etcd releases made to their gRPC services (see docs/DEVIATIONS.md),
+ * so it answers otherwise than 3.4.23: what it answers instead.
  */
 const FIXED_LATER: Readonly<Record<string, { readonly why: string; readonly status: number; readonly body: string }>> = {
   'auth: keepalive without a token': {

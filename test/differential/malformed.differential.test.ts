@@ -119,7 +119,7 @@ function mutate(rnd: Prng, valid: Buffer, fieldCount: number): Buffer {
 /**
  * Whether a request names a user or role with bytes that are not UTF-8: etcd keeps such names byte for
  * byte, etcdlite (like every protobuf library for JavaScript) decodes them with U+FFFD, so two such names
- * can collide. A known difference (README "Deviations"), counted apart.
+ * can collide. A known difference (docs/DEVIATIONS.md), counted apart.
  */
 function hasInvalidUtf8Name(type: protobuf.Type, bytes: Buffer): boolean {
   if (!type.fieldsArray.some((f) => f.type === 'string')) return false
@@ -192,7 +192,7 @@ describe('malformed requests: etcdlite vs etcd 3.4', { skip }, () => {
         diffs.push(diff)
       }
     }
-    if (known.length > 0) t.diagnostic(`known (names with invalid UTF-8, see README "Deviations"): ${known.length}\n${known.join('\n')}`)
+    if (known.length > 0) t.diagnostic(`known (names with invalid UTF-8, see docs/DEVIATIONS.md): ${known.length}\n${known.join('\n')}`)
     const summary = `${diffs.length} of ${MESSAGES} differ (${codeDiffs} in status code; seed ${SEED})`
     assert.equal(diffs.length, 0, `${summary}:\n${diffs.slice(0, 40).join('\n')}`)
   })

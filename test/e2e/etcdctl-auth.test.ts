@@ -146,7 +146,7 @@ const enforced: readonly Case[] = [
   { name: 'alice cannot lock outside her keys', args: [...ALICE, 'lock', 'q/lock', 'echo', 'locked'], fails: true },
   { name: 'alice cannot campaign outside her keys', args: [...ALICE, 'elect', 'q/elect', 'proposal'], fails: true },
   { name: 'endpoint status as alice (no permission needed)', args: [...ALICE, 'endpoint', 'status'] },
-  // Without --user, etcd 3.4.23 answers; etcdlite refuses, as etcd does since its CVE-2026-33413 fix (README "Deviations").
+  // Without --user, etcd 3.4.23 answers; etcdlite refuses, as etcd does since its CVE-2026-33413 fix (docs/DEVIATIONS.md).
   { name: 'endpoint status as root', args: [...ROOT, 'endpoint', 'status'] },
   { name: 'member list as alice', args: [...ALICE, 'member', 'list'] },
   { name: 'snapshot save as root', args: (s) => [...ROOT, 'snapshot', 'save', s.snapshot] },

@@ -1,4 +1,4 @@
-// The import layering of src/ (the README's "Layout" paragraph), checked from the source text: each folder imports only
+// The import layering of src/ (ARCHITECTURE.md's "Layout" paragraph), checked from the source text: each folder imports only
 // from folders to its left, grpc never reaches into mvcc or backend, and there are no import cycles.
 import { it } from 'node:test'
 import assert from 'node:assert/strict'

@@ -1,4 +1,4 @@
-// The rate limiters' intervals (src/workqueue/rate-limiters.ts), the numbers in the README's table.
+// The rate limiters' intervals (src/workqueue/rate-limiters.ts), the numbers in docs/API.md's table.
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import {
