@@ -1,9 +1,11 @@
 // Mirrors etcd auth/jwt.go and auth/options.go (golang-jwt v3): tokens are JWTs signed with the configured
 // key, with claims {exp, revision, username}. A token names the auth revision it was issued at, so after any
 // change of users, roles or permissions it fails with AUTH_OLD_REVISION and the client authenticates again.
-import {
-  constants, createHmac, createPrivateKey, createPublicKey, sign, timingSafeEqual, verify, type KeyObject,
-} from 'node:crypto'
+// Signing and verifying are the jsonwebtoken library's: it is security code, better kept by its many users
+// than by hand. jsonwebtoken rather than jose because every call's permission check reads its token inside
+// the server's synchronous section, and jose only has asynchronous APIs.
+import { createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto'
+import jwt from 'jsonwebtoken'
 import type { Clock } from '../pkg/clock.js'
 import { EtcdError } from '../pkg/errors.js'
 import type { AuthInfo } from './permission.js'
@@ -32,9 +34,6 @@ export const DEFAULT_JWT_TTL_MS = 5 * 60 * 1000
 export class JwtOptionsError extends Error {
   override name = 'JwtOptionsError'
 }
-
-const b64url = (b: Buffer): string => b.toString('base64url')
-const HASH: Readonly<Record<string, string>> = { '256': 'sha256', '384': 'sha384', '512': 'sha512' }
 
 type Signer =
   | { readonly kind: 'hmac'; readonly secret: Buffer }
@@ -70,19 +69,16 @@ function asymKeys(method: JwtSignMethod, o: JwtOptions): Signer {
  */
 export class JwtTokenProvider implements TokenProvider {
   private readonly method: JwtSignMethod
-  private readonly hash: string
   private readonly signer: Signer
   private readonly ttlMs: number
   private readonly clock: Clock
   /** Wall time at clock.now() = clockBase: `exp` is Unix time, moved by the server clock (a ManualClock too). */
   private readonly wallBase = Date.now()
   private readonly clockBase: number
-  private readonly encodedHeader: string
 
   constructor(o: JwtOptions, clock: Clock) {
     if (!(JWT_SIGN_METHODS as readonly string[]).includes(o.signMethod)) throw new JwtOptionsError('auth: invalid auth options')
     this.method = o.signMethod
-    this.hash = HASH[o.signMethod.slice(2)] as string
     if (o.signMethod.startsWith('HS')) {
       if (o.privateKey === undefined || o.privateKey.length === 0) throw new JwtOptionsError('auth: missing key data')
       this.signer = { kind: 'hmac', secret: Buffer.from(o.privateKey) }
@@ -92,8 +88,6 @@ export class JwtTokenProvider implements TokenProvider {
     this.ttlMs = o.ttlMs !== undefined && o.ttlMs > 0 ? o.ttlMs : DEFAULT_JWT_TTL_MS
     this.clock = clock
     this.clockBase = clock.now()
-    // golang-jwt marshals the header map with sorted keys.
-    this.encodedHeader = b64url(Buffer.from(JSON.stringify({ alg: o.signMethod, typ: 'JWT' })))
   }
 
   enable(): void {}
@@ -104,61 +98,34 @@ export class JwtTokenProvider implements TokenProvider {
 
   /** A signed token; ERR_JWT_VERIFY_ONLY when only a public key was given. */
   assign(username: string, revision: number): string {
-    if (this.signer.kind === 'asym' && this.signer.priv === undefined) throw new EtcdError('JWT_VERIFY_ONLY')
+    const s = this.signer
+    if (s.kind === 'asym' && s.priv === undefined) throw new EtcdError('JWT_VERIFY_ONLY')
     const exp = Math.floor((this.wallNow() + this.ttlMs) / 1000)
-    // Go's json.Marshal of a map sorts the keys.
-    const payload = b64url(Buffer.from(JSON.stringify({ exp, revision, username })))
-    const input = `${this.encodedHeader}.${payload}`
-    return `${input}.${b64url(this.sign(Buffer.from(input)))}`
+    // The header {"alg","typ"} and the claims in sorted key order, as golang-jwt marshals its maps; no iat,
+    // which etcd's tokens do not carry; and any key size etcd takes.
+    return jwt.sign({ exp, revision, username }, s.kind === 'hmac' ? s.secret : (s.priv as KeyObject), {
+      algorithm: this.method, noTimestamp: true, allowInsecureKeySizes: true,
+    })
   }
 
   info(token: string): AuthInfo | undefined {
-    const parts = token.split('.')
-    if (parts.length !== 3) return undefined
-    const [h, p, s] = parts as [string, string, string]
-    let header: unknown
-    let claims: unknown
+    const s = this.signer
+    let claims: string | jwt.JwtPayload
     try {
-      header = JSON.parse(Buffer.from(h, 'base64url').toString('utf8'))
-      claims = JSON.parse(Buffer.from(p, 'base64url').toString('utf8'))
+      // golang-jwt refuses a token once now > exp; jsonwebtoken once now >= exp + tolerance: 1 s makes them agree.
+      claims = jwt.verify(token, s.kind === 'hmac' ? s.secret : s.pub, {
+        algorithms: [this.method], clockTimestamp: Math.floor(this.wallNow() / 1000), clockTolerance: 1,
+      })
     } catch {
       return undefined
     }
-    if (typeof header !== 'object' || header === null || (header as { alg?: unknown }).alg !== this.method) return undefined
-    if (!this.verify(Buffer.from(`${h}.${p}`), Buffer.from(s, 'base64url'))) return undefined
-    if (typeof claims !== 'object' || claims === null) return undefined
-    const { exp, revision, username } = claims as { exp?: unknown; revision?: unknown; username?: unknown }
-    // golang-jwt: a token past its exp (when present) is invalid.
-    if (typeof exp === 'number' && Math.floor(this.wallNow() / 1000) > exp) return undefined
+    if (typeof claims !== 'object') return undefined
+    const { revision, username } = claims as { revision?: unknown; username?: unknown }
     if (typeof username !== 'string' || typeof revision !== 'number' || !Number.isSafeInteger(revision) || revision < 0) return undefined
     return { username, revision }
   }
 
   private wallNow(): number {
     return this.wallBase + (this.clock.now() - this.clockBase)
-  }
-
-  private sign(data: Buffer): Buffer {
-    const s = this.signer
-    if (s.kind === 'hmac') return createHmac(this.hash, s.secret).update(data).digest()
-    const key = s.priv as KeyObject
-    if (this.method.startsWith('PS')) return sign(this.hash, data, { key, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: constants.RSA_PSS_SALTLEN_DIGEST })
-    if (this.method.startsWith('ES')) return sign(this.hash, data, { key, dsaEncoding: 'ieee-p1363' })
-    return sign(this.hash, data, key)
-  }
-
-  private verify(data: Buffer, sig: Buffer): boolean {
-    const s = this.signer
-    if (s.kind === 'hmac') {
-      const want = createHmac(this.hash, s.secret).update(data).digest()
-      return want.length === sig.length && timingSafeEqual(want, sig)
-    }
-    try {
-      if (this.method.startsWith('PS')) return verify(this.hash, data, { key: s.pub, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: constants.RSA_PSS_SALTLEN_AUTO }, sig)
-      if (this.method.startsWith('ES')) return verify(this.hash, data, { key: s.pub, dsaEncoding: 'ieee-p1363' }, sig)
-      return verify(this.hash, data, s.pub, sig)
-    } catch {
-      return false
-    }
   }
 }
