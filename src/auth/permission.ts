@@ -1,4 +1,7 @@
-// The shapes of users, roles and key permissions (etcd's authpb), shared by the auth store and the server.
+// The shapes of users, roles and key permissions (etcd's authpb), shared by the auth store and the server,
+// and how a grant changes a role's permission list.
+import { compareBytes, equalBytes } from '../pkg/bytes.js'
+import { goSort } from './go-sort.js'
 
 /** authpb.Permission.Type. */
 export type PermissionType = 'READ' | 'WRITE' | 'READWRITE'
@@ -32,4 +35,38 @@ export interface Role {
 export interface AuthInfo {
   readonly username: string
   readonly revision: number
+}
+
+const copyBytes = (b: Uint8Array): Uint8Array => Uint8Array.prototype.slice.call(b)
+
+/**
+ * A role's permissions after granting `perm`, as etcd's RoleGrantPermission makes them. etcd looks only at
+ * the FIRST permission whose key is >= perm.key: when it has the same key and range end its type is
+ * updated, else the permission is appended and the list sorted by key with Go's unstable sort.Sort (ported
+ * in go-sort.ts, so equal keys end up in etcd's order). Consequence kept from etcd: when a role holds
+ * several permissions on one key, granting again one that is not the first of them adds a duplicate.
+ */
+export function withPermission(current: readonly Permission[], perm: Permission): Permission[] {
+  const perms = [...current]
+  const idx = searchFirstKeyAtLeast(perms, perm.key)
+  const at = perms[idx]
+  if (at !== undefined && equalBytes(at.key, perm.key) && equalBytes(at.rangeEnd, perm.rangeEnd)) {
+    perms[idx] = { ...at, permType: perm.permType }
+  } else {
+    perms.push({ permType: perm.permType, key: copyBytes(perm.key), rangeEnd: copyBytes(perm.rangeEnd) })
+    goSort(perms, (a, b) => compareBytes(a.key, b.key) < 0)
+  }
+  return perms
+}
+
+/** Go's sort.Search for the first permission whose key is >= `key` (binary search over a key-sorted list). */
+function searchFirstKeyAtLeast(perms: readonly Permission[], key: Uint8Array): number {
+  let i = 0
+  let j = perms.length
+  while (i < j) {
+    const h = (i + j) >>> 1
+    if (compareBytes((perms[h] as Permission).key, key) < 0) i = h + 1
+    else j = h
+  }
+  return i
 }

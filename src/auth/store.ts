@@ -1,18 +1,13 @@
 // Mirrors etcd auth/store.go (3.4): users, roles, key permissions, the enabled flag and the auth revision,
-// persisted in the backend's auth buckets; password checks, simple tokens and permission checks.
+// persisted through AuthBackend; password checks, tokens and permission checks.
 // Deviations are listed in docs/DEVIATIONS.md.
-// bcryptjs (pure JavaScript, so it installs on every platform): its async calls work in slices between
-// other callbacks, so a password check (tens of ms at cost 10) never holds the event loop for long.
-import { compare, genSalt, hash } from 'bcryptjs'
 import type { Backend } from '../backend/backend.js'
-import { readU64, u64 } from '../backend/meta-u64.js'
-import { compareBytes, equalBytes } from '../pkg/bytes.js'
+import { equalBytes } from '../pkg/bytes.js'
 import type { Clock } from '../pkg/clock.js'
 import { EtcdError } from '../pkg/errors.js'
-import { invariant } from '../pkg/verify.js'
-import { decodeRole, decodeUser, encodeRole, encodeUser } from './auth-codec.js'
-import { goSort } from './go-sort.js'
-import type { AuthInfo, Permission, Role, User } from './permission.js'
+import { AuthBackend } from './auth-backend.js'
+import { bcryptCostOrDefault, hashPassword, passwordMatches } from './password.js'
+import { withPermission, type AuthInfo, type Permission, type Role, type User } from './permission.js'
 import { RangePermCache, type AccessType } from './range-perm-cache.js'
 import { SimpleTokenProvider } from './simple-token.js'
 import { JwtTokenProvider, type JwtOptions } from './jwt-token.js'
@@ -21,26 +16,11 @@ import { simpleTokenProvider, type TokenProvider } from './token.js'
 const ROOT_USER = 'root'
 const ROOT_ROLE = 'root'
 
-const ascii = (s: string): Uint8Array => Buffer.from(s, 'latin1')
-/** Keys of the `auth` bucket (etcd's enableFlagKey and revisionKey). */
-const ENABLE_FLAG_KEY = ascii('authEnabled')
-const REVISION_KEY = ascii('authRevision')
-const AUTH_ENABLED = Uint8Array.of(1)
-const AUTH_DISABLED = Uint8Array.of(0)
-
-/** golang.org/x/crypto/bcrypt's MinCost, MaxCost and DefaultCost. */
-const BCRYPT_MIN_COST = 4
-const BCRYPT_MAX_COST = 31
-const BCRYPT_DEFAULT_COST = 10
-
 const EMPTY = new Uint8Array(0)
-/** Above every UTF-8 name (0xff never occurs in UTF-8), to scan a whole users or roles bucket. */
-const NAMES_END = Uint8Array.of(0xff, 0xff)
 
 const utf8 = (s: string): Uint8Array => Buffer.from(s, 'utf8')
 /** Go's string order: by UTF-8 bytes (JS `<` compares UTF-16 units, which differs above U+FFFF). */
 const compareNames = (a: string, b: string): number => Buffer.compare(utf8(a), utf8(b))
-const copyBytes = (b: Uint8Array): Uint8Array => Uint8Array.prototype.slice.call(b)
 
 /** etcd's hasRootRole. */
 const hasRootRole = (u: User): boolean => u.roles.includes(ROOT_ROLE)
@@ -89,7 +69,7 @@ export interface UserChangePasswordRequest {
  * (not with enable, as in etcd). Clear-text passwords are never stored or logged: a user holds a bcrypt hash.
  */
 export class AuthStore {
-  private readonly backend: Backend
+  private readonly backend: AuthBackend
   private readonly bcryptCost: number
   private readonly tokens: TokenProvider
   private readonly users = new Map<string, User>()
@@ -99,9 +79,8 @@ export class AuthStore {
   private rev = 0
 
   private constructor(backend: Backend, opts: AuthStoreOptions) {
-    this.backend = backend
-    const cost = opts.bcryptCost
-    this.bcryptCost = Number.isInteger(cost) && cost >= BCRYPT_MIN_COST && cost <= BCRYPT_MAX_COST ? cost : BCRYPT_DEFAULT_COST
+    this.backend = new AuthBackend(backend)
+    this.bcryptCost = bcryptCostOrDefault(opts.bcryptCost)
     this.tokens =
       opts.jwt !== undefined
         ? new JwtTokenProvider(opts.jwt, opts.clock)
@@ -114,22 +93,11 @@ export class AuthStore {
    */
   static async open(backend: Backend, opts: AuthStoreOptions): Promise<AuthStore> {
     const s = new AuthStore(backend, opts)
-    const flag = backend.get('auth', ENABLE_FLAG_KEY)
-    s.enabledFlag = flag !== undefined && equalBytes(flag, AUTH_ENABLED)
-    const revBytes = backend.get('auth', REVISION_KEY)
-    if (revBytes !== undefined) {
-      const rev = readU64(revBytes)
-      invariant(rev !== undefined && rev <= BigInt(Number.MAX_SAFE_INTEGER), 'stored auth revision is not an 8-byte safe integer')
-      s.rev = Number(rev)
-    }
-    for (const { value } of await backend.scan('authUsers', EMPTY, NAMES_END, Number.MAX_SAFE_INTEGER)) {
-      const u = decodeUser(value)
-      s.users.set(u.name, u)
-    }
-    for (const { value } of await backend.scan('authRoles', EMPTY, NAMES_END, Number.MAX_SAFE_INTEGER)) {
-      const r = decodeRole(value)
-      s.roles.set(r.name, r)
-    }
+    const stored = await s.backend.read()
+    s.enabledFlag = stored.enabled
+    s.rev = stored.revision
+    for (const u of stored.users) s.users.set(u.name, u)
+    for (const r of stored.roles) s.roles.set(r.name, r)
     if (s.enabledFlag) s.tokens.enable()
     if (s.rev === 0) s.commitRevision()
     s.refreshPermCache()
@@ -146,7 +114,6 @@ export class AuthStore {
     return this.rev
   }
 
-  // ---- Enable, disable ----
 
   /**
    * Turn authentication on (etcd's AuthEnable). A no-op when already on. Needs a user `root` that holds the
@@ -157,7 +124,7 @@ export class AuthStore {
       const root = this.users.get(ROOT_USER)
       if (root === undefined) throw new EtcdError('AUTH_ROOT_USER_NOT_EXIST')
       if (!hasRootRole(root)) throw new EtcdError('AUTH_ROOT_ROLE_NOT_EXIST')
-      this.backend.put('auth', ENABLE_FLAG_KEY, AUTH_ENABLED)
+      this.backend.saveEnabled(true)
       this.enabledFlag = true
       this.tokens.enable()
       this.refreshPermCache()
@@ -169,7 +136,7 @@ export class AuthStore {
   /** Turn authentication off (etcd's AuthDisable): bumps the revision, drops every token. A no-op when off. */
   async disable(): Promise<void> {
     if (this.enabledFlag) {
-      this.backend.put('auth', ENABLE_FLAG_KEY, AUTH_DISABLED)
+      this.backend.saveEnabled(false)
       this.commitRevision()
       this.enabledFlag = false
       this.tokens.disable()
@@ -177,7 +144,6 @@ export class AuthStore {
     await this.backend.commit()
   }
 
-  // ---- Users ----
 
   /**
    * Add a user (etcd's UserAdd). USER_EMPTY for an empty name; the password is hashed (unless the user has
@@ -202,7 +168,7 @@ export class AuthStore {
     if (this.enabledFlag && name === ROOT_USER) throw new EtcdError('INVALID_AUTH_MGMT')
     if (!this.users.has(name)) throw new EtcdError('USER_NOT_FOUND')
     this.users.delete(name)
-    this.backend.del('authUsers', utf8(name))
+    this.backend.deleteUser(name)
     this.commitRevision()
     this.refreshPermCache()
     this.tokens.invalidateUser(name)
@@ -269,7 +235,6 @@ export class AuthStore {
     return [...this.users.keys()].sort(compareNames)
   }
 
-  // ---- Roles ----
 
   /** Add a role (etcd's RoleAdd). ROLE_EMPTY, ROLE_ALREADY_EXIST. A role named `root` is a stored role like any other. */
   async roleAdd(name: string): Promise<void> {
@@ -289,7 +254,7 @@ export class AuthStore {
     if (this.enabledFlag && name === ROOT_ROLE) throw new EtcdError('INVALID_AUTH_MGMT')
     if (!this.roles.has(name)) throw new EtcdError('ROLE_NOT_FOUND')
     this.roles.delete(name)
-    this.backend.del('authRoles', utf8(name))
+    this.backend.deleteRole(name)
     for (const u of [...this.users.values()]) {
       const roles = u.roles.filter((r) => r !== name)
       if (roles.length !== u.roles.length) this.putUser({ ...u, roles })
@@ -311,26 +276,11 @@ export class AuthStore {
     return [...this.roles.keys()].sort(compareNames)
   }
 
-  /**
-   * Grant a permission to a role (etcd's RoleGrantPermission). ROLE_NOT_FOUND. etcd looks only at the FIRST
-   * permission whose key is >= perm.key: when it has the same key and range end its type is updated, else
-   * the permission is appended and the list sorted by key with Go's unstable sort.Sort (ported in go-sort.ts,
-   * so equal keys end up in etcd's order). Consequence kept from etcd: when a role holds several permissions
-   * on one key, granting again one that is not the first of them adds a duplicate.
-   */
+  /** Grant a permission to a role (etcd's RoleGrantPermission, see withPermission). ROLE_NOT_FOUND. */
   async roleGrantPermission(name: string, perm: Permission): Promise<void> {
     const role = this.roles.get(name)
     if (role === undefined) throw new EtcdError('ROLE_NOT_FOUND')
-    const perms = [...role.keyPermission]
-    const idx = searchFirstKeyAtLeast(perms, perm.key)
-    const at = perms[idx]
-    if (at !== undefined && equalBytes(at.key, perm.key) && equalBytes(at.rangeEnd, perm.rangeEnd)) {
-      perms[idx] = { ...at, permType: perm.permType }
-    } else {
-      perms.push({ permType: perm.permType, key: copyBytes(perm.key), rangeEnd: copyBytes(perm.rangeEnd) })
-      goSort(perms, (a, b) => compareBytes(a.key, b.key) < 0)
-    }
-    this.putRole({ name: role.name, keyPermission: perms })
+    this.putRole({ name: role.name, keyPermission: withPermission(role.keyPermission, perm) })
     this.commitRevision()
     this.refreshPermCache()
     await this.backend.commit()
@@ -351,7 +301,6 @@ export class AuthStore {
     await this.backend.commit()
   }
 
-  // ---- Authentication ----
 
   /**
    * Check a user's password (etcd's CheckPassword) and return the auth revision read before the (slow) hash
@@ -364,7 +313,7 @@ export class AuthStore {
     if (u === undefined) throw new EtcdError('AUTH_FAILED')
     if (u.noPassword) throw new EtcdError('NO_PASSWORD_USER')
     const rev = this.rev
-    if (!(await compare(password, u.password))) throw new EtcdError('AUTH_FAILED')
+    if (!(await passwordMatches(password, u.password))) throw new EtcdError('AUTH_FAILED')
     return rev
   }
 
@@ -387,7 +336,6 @@ export class AuthStore {
     return this.tokens.info(token, this.rev)
   }
 
-  // ---- Permission checks (throw; no-ops while auth is disabled) ----
 
   /** Read on `key` (rangeEnd empty), or on [key, rangeEnd) ("\0": to the end of the keyspace). */
   isRangePermitted(ai: AuthInfo | undefined, key: Uint8Array, rangeEnd: Uint8Array): void {
@@ -448,45 +396,30 @@ export class AuthStore {
     throw new EtcdError('PERMISSION_DENIED')
   }
 
-  // ---- Internals ----
 
   /** The stored form of a password: `hashedPassword` as given when non-empty, else a bcrypt hash. */
   private async hashOrGiven(password: string, hashedPassword: string | undefined): Promise<string> {
     if (hashedPassword !== undefined && hashedPassword !== '') return hashedPassword
-    // Go's bcrypt writes version 2a (bcryptjs 2b; the two hash alike): keep etcd's form.
-    const salt = (await genSalt(this.bcryptCost)).replace(/^\$2b\$/, '$2a$')
-    return hash(password, salt)
+    return hashPassword(password, this.bcryptCost)
   }
 
   private putUser(u: User): void {
     this.users.set(u.name, u)
-    this.backend.put('authUsers', utf8(u.name), encodeUser(u))
+    this.backend.putUser(u)
   }
 
   private putRole(r: Role): void {
     this.roles.set(r.name, r)
-    this.backend.put('authRoles', utf8(r.name), encodeRole(r))
+    this.backend.putRole(r)
   }
 
   /** etcd's commitRevision: one more, stored 8-byte big-endian. */
   private commitRevision(): void {
     this.rev++
-    this.backend.put('auth', REVISION_KEY, u64(BigInt(this.rev)))
+    this.backend.saveRevision(this.rev)
   }
 
   private refreshPermCache(): void {
     this.permCache.refresh(this.users.values(), (name) => this.roles.get(name))
   }
-}
-
-/** Go's sort.Search for the first permission whose key is >= `key` (binary search over a key-sorted list). */
-function searchFirstKeyAtLeast(perms: readonly Permission[], key: Uint8Array): number {
-  let i = 0
-  let j = perms.length
-  while (i < j) {
-    const h = (i + j) >>> 1
-    if (compareBytes((perms[h] as Permission).key, key) < 0) i = h + 1
-    else j = h
-  }
-  return i
 }

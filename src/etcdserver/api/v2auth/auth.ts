@@ -3,7 +3,7 @@
 // entries as etcd's do), the root user and role, the default guest role made on enable, and etcd's merge
 // rules for grants and revocations. Passwords are bcrypt hashes at Go's DefaultCost (the v2 API ignores
 // --bcrypt-cost).
-import { compare, genSalt, hash } from 'bcryptjs'
+import { BCRYPT_DEFAULT_COST, hashPassword, passwordMatches } from '../../../auth/password.js'
 import { bstrToUtf8, compareBstr, utf8ToBstr } from '../../../pkg/bstr.js'
 import { goJsonMarshal, type GoJsonValue } from '../../../pkg/go-json.js'
 import { join, split } from '../../../pkg/go-path.js'
@@ -19,8 +19,6 @@ export const STORE_PERMS_PREFIX = '/2'
 export const ROOT_ROLE_NAME = 'root'
 export const GUEST_ROLE_NAME = 'guest'
 
-/** golang.org/x/crypto/bcrypt's DefaultCost, which v2auth always uses. */
-const BCRYPT_DEFAULT_COST = 10
 
 const rootRole = (): V2Role => ({ role: ROOT_ROLE_NAME, permissions: { kv: { read: ['/*'], write: ['/*'] } }, grant: null, revoke: null })
 const guestRole = (): V2Role => ({ role: GUEST_ROLE_NAME, permissions: { kv: { read: ['/*'], write: ['/*'] } }, grant: null, revoke: null })
@@ -55,7 +53,7 @@ const sortedValues = (s: Set<string>): string[] => [...s].sort(compareBstr)
 async function mergeUser(ou: V2User, nu: V2User): Promise<V2User> {
   if (ou.user !== nu.user) throw new AuthError(409, `Merging user data with conflicting usernames: ${ou.user} ${nu.user}`)
   const out = emptyUser(ou.user)
-  out.password = nu.password !== '' ? await hashPassword(nu.password) : ou.password
+  out.password = nu.password !== '' ? await hashV2Password(nu.password) : ou.password
   const current = new Set(ou.roles ?? [])
   for (const g of nu.grant ?? []) {
     if (current.has(g)) throw new AuthError(409, sprintfNoArgs(`Granting duplicate role ${g} for user ${nu.user}`))
@@ -138,10 +136,9 @@ function attachRootRole(u: V2User): V2User {
   return { ...u, roles: [...(u.roles ?? []), ROOT_ROLE_NAME] }
 }
 
-async function hashPassword(password: string): Promise<string> {
-  // Go writes $2a$ hashes; bcryptjs names the same algorithm $2b$.
-  const salt = (await genSalt(BCRYPT_DEFAULT_COST)).replace(/^\$2b\$/, '$2a$')
-  return utf8ToBstr(await hash(bstrToUtf8(password), salt))
+/** A new hash at Go's DefaultCost, which v2auth always uses. */
+async function hashV2Password(password: string): Promise<string> {
+  return utf8ToBstr(await hashPassword(bstrToUtf8(password), BCRYPT_DEFAULT_COST))
 }
 
 /** Decode a stored JSON value (a byte string). */
@@ -160,7 +157,7 @@ export class V2AuthStore {
   }
 
   checkPassword(user: V2User, password: string): Promise<boolean> {
-    return compare(bstrToUtf8(password), bstrToUtf8(user.password)).catch(() => false)
+    return passwordMatches(bstrToUtf8(password), bstrToUtf8(user.password))
   }
 
   async allUsers(): Promise<string[]> {
@@ -193,7 +190,7 @@ export class V2AuthStore {
   async createUser(user: V2User): Promise<V2User> {
     if (user.user === 'root') user = attachRootRole(user)
     if (user.password === '') throw new AuthError(400, `Cannot create user ${user.user} with an empty password`)
-    const stored = { ...user, password: await hashPassword(user.password) }
+    const stored = { ...user, password: await hashV2Password(user.password) }
     try {
       await this.createResource(`/users/${user.user}`, userJson(stored))
     } catch (err) {
