@@ -9,16 +9,15 @@
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import * as grpc from '@grpc/grpc-js'
-import { MemoryLevel } from 'memory-level'
 import type { Permission, PermissionType, Role, User } from '../../../src/auth/permission.js'
 import { RangePermCache, type AccessType } from '../../../src/auth/range-perm-cache.js'
 import { AuthStore } from '../../../src/auth/store.js'
-import { LevelBackend } from '../../../src/backend/level-backend.js'
-import type { LevelDb } from '../../../src/embed/options.js'
+import type { LevelBackend } from '../../../src/backend/level-backend.js'
 import { loadEtcdProto } from '../../../src/grpc/proto.js'
 import { ManualClock } from '../../../src/pkg/clock.js'
 import { Prng, seedsFromEnv } from '../../helpers/prng.js'
 import { haveEtcd, startReferenceEtcd, type ServerProcess } from '../../helpers/processes.js'
+import { memoryBackend } from '../../helpers/memory-backend.js'
 
 const enc = (s: string): Buffer => Buffer.from(s, 'latin1')
 const str = (b: Uint8Array): string => Buffer.from(b).toString('latin1')
@@ -63,7 +62,7 @@ describe('against the real etcd', { skip: haveEtcd() ? false : 'no etcd on PATH'
     await call(auth, 'UserGrantRole', { user: 'root', role: 'root' })
     await call(auth, 'AuthEnable', {})
     rootToken = (await call(auth, 'Authenticate', { name: 'root', password: 'rootpw' }))['token'] as string
-    const be = await LevelBackend.open(new MemoryLevel({ keyEncoding: 'view', valueEncoding: 'view' }) as unknown as LevelDb, { syncWrites: false })
+    const be = await memoryBackend()
     const s = await AuthStore.open(be, { bcryptCost: 4, tokenTtlMs: 0, clock: new ManualClock(), onError: (e) => assert.fail(String(e)) })
     mine = { be, s }
   })

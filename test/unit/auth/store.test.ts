@@ -3,7 +3,6 @@
 // with auth enabled and disabled, passwords and tokens, permission checks, and persistence across a reopen.
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import { MemoryLevel } from 'memory-level'
 import { hash } from 'bcryptjs'
 import { decodeUser } from '../../../src/auth/auth-codec.js'
 import type { AuthInfo, Permission, PermissionType } from '../../../src/auth/permission.js'
@@ -12,6 +11,7 @@ import { LevelBackend } from '../../../src/backend/level-backend.js'
 import type { LevelDb } from '../../../src/embed/options.js'
 import { ManualClock } from '../../../src/pkg/clock.js'
 import { isEtcdError, type ErrorCode } from '../../../src/pkg/errors.js'
+import { memoryDb } from '../../helpers/memory-backend.js'
 
 const enc = (s: string): Uint8Array => new Uint8Array(Buffer.from(s, 'latin1'))
 const none = new Uint8Array(0)
@@ -26,7 +26,7 @@ interface Env {
   readonly clock: ManualClock
 }
 
-const newDb = (): LevelDb => new MemoryLevel({ keyEncoding: 'view', valueEncoding: 'view' }) as unknown as LevelDb
+const newDb = (): LevelDb => memoryDb()
 
 async function open(db = newDb(), clock = new ManualClock(), bcryptCost = 4): Promise<Env> {
   const be = await LevelBackend.open(db, { syncWrites: false })

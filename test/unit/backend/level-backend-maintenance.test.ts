@@ -3,11 +3,11 @@ import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { join } from 'node:path'
 import { Level } from 'level'
-import { MemoryLevel } from 'memory-level'
 import { LevelBackend } from '../../../src/backend/level-backend.js'
 import type { Backend, Entry } from '../../../src/backend/backend.js'
 import type { LevelDb } from '../../../src/embed/options.js'
 import { tempDir } from '../../helpers/tmp.js'
+import { memoryDb } from '../../helpers/memory-backend.js'
 
 const b = (s: string): Uint8Array => Buffer.from(s)
 const str = (u: Uint8Array): string => Buffer.from(u).toString()
@@ -20,7 +20,7 @@ interface Kind {
 const kinds: Kind[] = [
   {
     name: 'memory-level',
-    make: () => Promise.resolve({ db: new MemoryLevel({ keyEncoding: 'view', valueEncoding: 'view' }) as unknown as LevelDb, cleanup: () => Promise.resolve() }),
+    make: () => Promise.resolve({ db: memoryDb(), cleanup: () => Promise.resolve() }),
   },
   {
     name: 'classic-level',

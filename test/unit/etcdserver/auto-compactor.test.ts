@@ -4,14 +4,12 @@
 // when unchanged), COMPACTED ignored, other failures reported and retried, stop() ends the loop.
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import { MemoryLevel } from 'memory-level'
-import { LevelBackend } from '../../../src/backend/level-backend.js'
-import type { LevelDb } from '../../../src/embed/options.js'
 import { EtcdServer } from '../../../src/etcdserver/etcd-server.js'
 import {
   AutoCompactor, InvalidRetentionError, parseRetention, type AutoCompactionMode, type Compactable, type CompactionRetention,
 } from '../../../src/etcdserver/auto-compactor.js'
 import { ManualClock } from '../../../src/pkg/clock.js'
+import { memoryBackend } from '../../helpers/memory-backend.js'
 
 const MIN = 60_000
 const HOUR = 60 * MIN
@@ -68,7 +66,7 @@ interface Rig {
 /** A server on memory-level and an AutoCompactor over it; `failWith` makes compact() throw instead. */
 async function withRig(retention: string, mode: AutoCompactionMode, fn: (r: Rig) => Promise<void>, failWith?: () => Error | undefined): Promise<void> {
   const clock = new ManualClock()
-  const be = await LevelBackend.open(new MemoryLevel({ keyEncoding: 'view', valueEncoding: 'view' }) as unknown as LevelDb, { syncWrites: false })
+  const be = await memoryBackend()
   const server = await EtcdServer.open(be, { clock })
   const errors: unknown[] = []
   const calls: number[] = []

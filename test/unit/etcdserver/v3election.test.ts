@@ -4,15 +4,13 @@
 // waiting candidate that loses its lease or is aborted. Every case ends with no watch stream left open.
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import { MemoryLevel } from 'memory-level'
-import { LevelBackend } from '../../../src/backend/level-backend.js'
-import type { LevelDb } from '../../../src/embed/options.js'
 import { EtcdServer } from '../../../src/etcdserver/etcd-server.js'
 import { ElectionServer } from '../../../src/etcdserver/v3election.js'
 import type { LeaderResponse } from '../../../src/etcdserver/types.js'
 import { ManualClock } from '../../../src/pkg/clock.js'
 import { isEtcdError, type ErrorCode } from '../../../src/pkg/errors.js'
 import { until } from '../../helpers/until.js'
+import { memoryBackend } from '../../helpers/memory-backend.js'
 
 const b = (s: string): Uint8Array => new Uint8Array(Buffer.from(s, 'latin1'))
 const str = (u: Uint8Array): string => Buffer.from(u).toString('latin1')
@@ -26,7 +24,7 @@ interface Rig {
 
 async function withRig(fn: (r: Rig) => Promise<void>): Promise<void> {
   const clock = new ManualClock()
-  const be = await LevelBackend.open(new MemoryLevel({ keyEncoding: 'view', valueEncoding: 'view' }) as unknown as LevelDb, { syncWrites: false })
+  const be = await memoryBackend()
   const errors: unknown[] = []
   const server = await EtcdServer.open(be, { clock, onBackgroundError: (e) => errors.push(e) })
   const grant = async (ttl = 30): Promise<bigint> => (await server.leaseGrant({ ttl })).id

@@ -4,15 +4,13 @@
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { until } from '../../helpers/until.js'
-import { MemoryLevel } from 'memory-level'
-import { LevelBackend } from '../../../src/backend/level-backend.js'
-import type { LevelDb } from '../../../src/embed/options.js'
 import { EtcdServer, GRPC_OVERHEAD_BYTES, type EtcdServerOptions } from '../../../src/etcdserver/etcd-server.js'
 import { ServerWatchStream, type WatchResponseSink } from '../../../src/etcdserver/watch.js'
 import type { WatchCreateRequest, WatchEvent, WatchResponse } from '../../../src/etcdserver/types.js'
 import { ERROR_MESSAGES } from '../../../src/pkg/errors.js'
 import { watchResponseSize } from '../../../src/pkg/watch-wire.js'
 import type { WatchId } from '../../../src/pkg/watch-id.js'
+import { memoryBackend } from '../../helpers/memory-backend.js'
 
 const b = (s: string): Uint8Array => new Uint8Array(Buffer.from(s, 'latin1'))
 const str = (u: Uint8Array): string => Buffer.from(u).toString('latin1')
@@ -62,7 +60,7 @@ class Out implements WatchResponseSink {
 
 
 async function withServer(opts: Partial<EtcdServerOptions>, fn: (s: EtcdServer) => Promise<void>): Promise<void> {
-  const be = await LevelBackend.open(new MemoryLevel({ keyEncoding: 'view', valueEncoding: 'view' }) as unknown as LevelDb, { syncWrites: false })
+  const be = await memoryBackend()
   const errors: unknown[] = []
   const server = await EtcdServer.open(be, { onBackgroundError: (e) => errors.push(e), ...opts })
   try {
@@ -425,7 +423,7 @@ describe('ServerWatchStream: shutdown', () => {
   })
 
   it('closing the server ends every stream; a new stream is refused', async () => {
-    const be = await LevelBackend.open(new MemoryLevel({ keyEncoding: 'view', valueEncoding: 'view' }) as unknown as LevelDb, { syncWrites: false })
+    const be = await memoryBackend()
     const s = await EtcdServer.open(be)
     const outs = [new Out(), new Out()]
     const streams = outs.map((o) => s.newWatchStream(o))

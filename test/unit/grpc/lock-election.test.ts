@@ -5,15 +5,13 @@
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import * as grpc from '@grpc/grpc-js'
-import { MemoryLevel } from 'memory-level'
-import { LevelBackend } from '../../../src/backend/level-backend.js'
-import type { LevelDb } from '../../../src/embed/options.js'
 import { EtcdServer } from '../../../src/etcdserver/etcd-server.js'
 import { loadEtcdProto } from '../../../src/grpc/proto.js'
 import { lockHandlers } from '../../../src/grpc/lock.js'
 import { electionHandlers } from '../../../src/grpc/election.js'
 import { WatchCalls } from '../../../src/grpc/watch.js'
 import { until } from '../../helpers/until.js'
+import { memoryBackend } from '../../helpers/memory-backend.js'
 
 type Cb = (e: grpc.ServiceError | null, r?: Record<string, unknown>) => void
 type UnaryFn = (req: object, cb: Cb) => grpc.ClientUnaryCall
@@ -30,7 +28,7 @@ interface Rig {
 }
 
 async function withRig(fn: (r: Rig) => Promise<void>): Promise<void> {
-  const be = await LevelBackend.open(new MemoryLevel({ keyEncoding: 'view', valueEncoding: 'view' }) as unknown as LevelDb, { syncWrites: false })
+  const be = await memoryBackend()
   const server = await EtcdServer.open(be)
   const reported: unknown[] = []
   const report = (e: unknown): void => void reported.push(e)

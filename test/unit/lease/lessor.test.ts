@@ -3,7 +3,6 @@
 // (exactly at the TTL, rate-limited like etcd), renew, and a restart that gives leases a full TTL again.
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import { MemoryLevel } from 'memory-level'
 import { ClassicLevel } from 'classic-level'
 import { LevelBackend } from '../../../src/backend/level-backend.js'
 import type { LevelDb } from '../../../src/embed/options.js'
@@ -12,12 +11,13 @@ import type { PutRequest, RequestOp } from '../../../src/etcdserver/types.js'
 import { ManualClock } from '../../../src/pkg/clock.js'
 import { isEtcdError, type ErrorCode } from '../../../src/pkg/errors.js'
 import { tempDir } from '../../helpers/tmp.js'
+import { memoryDb } from '../../helpers/memory-backend.js'
 
 const enc = (s: string): Uint8Array => Buffer.from(s)
 const str = (b: Uint8Array): string => Buffer.from(b).toString()
 
 async function open(clock: ManualClock, opts: Partial<EtcdServerOptions> = {}, db?: LevelDb): Promise<EtcdServer> {
-  const raw = db ?? (new MemoryLevel({ keyEncoding: 'view', valueEncoding: 'view' }) as unknown as LevelDb)
+  const raw = db ?? (memoryDb())
   const be = await LevelBackend.open(raw, { syncWrites: false })
   return EtcdServer.open(be, { clock, onBackgroundError: (e) => assert.fail(`background error: ${String(e)}`), ...opts })
 }

@@ -2,7 +2,6 @@ import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { join } from 'node:path'
 import { Level } from 'level'
-import { MemoryLevel } from 'memory-level'
 import { LevelBackend } from '../../../src/backend/level-backend.js'
 import { KvStore } from '../../../src/mvcc/kvstore.js'
 import { CompactedError, FutureRevError } from '../../../src/mvcc/errors.js'
@@ -10,12 +9,13 @@ import { FROM_KEY } from '../../../src/pkg/bytes.js'
 import { revToBytes } from '../../../src/mvcc/revision.js'
 import type { LevelDb } from '../../../src/embed/options.js'
 import { tempDir } from '../../helpers/tmp.js'
+import { memoryBackend } from '../../helpers/memory-backend.js'
 
 const b = (s: string): Uint8Array => Buffer.from(s)
 const str = (u: Uint8Array): string => Buffer.from(u).toString()
 
 async function memStore(opts = {}): Promise<KvStore> {
-  const be = await LevelBackend.open(new MemoryLevel({ keyEncoding: 'view', valueEncoding: 'view' }) as unknown as LevelDb, { syncWrites: false })
+  const be = await memoryBackend()
   return KvStore.open(be, opts)
 }
 

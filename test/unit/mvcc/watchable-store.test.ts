@@ -6,9 +6,6 @@
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { until } from '../../helpers/until.js'
-import { MemoryLevel } from 'memory-level'
-import { LevelBackend } from '../../../src/backend/level-backend.js'
-import type { LevelDb } from '../../../src/embed/options.js'
 import { realClock, type Clock, type ClockTimer } from '../../../src/pkg/clock.js'
 import { FROM_KEY, inRange, prefixEnd, toRangeEnd, type RangeEnd } from '../../../src/pkg/bytes.js'
 import { KvStore } from '../../../src/mvcc/kvstore.js'
@@ -17,6 +14,7 @@ import { WatchableStore, type WatchableStoreOptions } from '../../../src/mvcc/wa
 import { INVALID_WATCH_ID, type StoreWatchResponse, type WatchSink, type WatchStream } from '../../../src/mvcc/watcher.js'
 import { Prng, seedsFromEnv } from '../../helpers/prng.js'
 import type { WatchId } from '../../../src/pkg/watch-id.js'
+import { memoryBackend } from '../../helpers/memory-backend.js'
 
 const b = (s: string): Uint8Array => new Uint8Array(Buffer.from(s, 'latin1'))
 const str = (u: Uint8Array): string => Buffer.from(u).toString('latin1')
@@ -100,7 +98,7 @@ class Harness {
   private constructor(readonly kv: KvStore, readonly store: WatchableStore, readonly clock: CountingClock, readonly errors: unknown[]) {}
 
   static async open(opts: Partial<WatchableStoreOptions> = {}): Promise<Harness> {
-    const be = await LevelBackend.open(new MemoryLevel({ keyEncoding: 'view', valueEncoding: 'view' }) as unknown as LevelDb, { syncWrites: false })
+    const be = await memoryBackend()
     const kv = await KvStore.open(be)
     const clock = new CountingClock()
     const errors: unknown[] = []
