@@ -1,3 +1,3 @@
-import { runComplianceSuite } from './suite.js'
-import { connectReferenceAdapter } from './adapters/connect.js'
+import { runComplianceSuite } from './harness/suite.js'
+import { connectReferenceAdapter } from './harness/adapters/connect.js'
 runComplianceSuite(connectReferenceAdapter)

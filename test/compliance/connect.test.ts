@@ -1,3 +1,3 @@
-import { runComplianceSuite } from './suite.js'
-import { connectAdapter } from './adapters/connect.js'
+import { runComplianceSuite } from './harness/suite.js'
+import { connectAdapter } from './harness/adapters/connect.js'
 runComplianceSuite(connectAdapter)

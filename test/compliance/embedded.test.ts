@@ -1,3 +1,3 @@
-import { runComplianceSuite } from './suite.js'
-import { embeddedAdapter } from './adapters/embedded.js'
+import { runComplianceSuite } from './harness/suite.js'
+import { embeddedAdapter } from './harness/adapters/embedded.js'
 runComplianceSuite(embeddedAdapter)

@@ -1,3 +1,3 @@
-import { runComplianceSuite } from './suite.js'
-import { etcd3Adapter } from './adapters/etcd3.js'
+import { runComplianceSuite } from './harness/suite.js'
+import { etcd3Adapter } from './harness/adapters/etcd3.js'
 runComplianceSuite(etcd3Adapter)

@@ -1,3 +1,3 @@
-import { runComplianceSuite } from './suite.js'
-import { grpcAdapter } from './adapters/grpc.js'
+import { runComplianceSuite } from './harness/suite.js'
+import { grpcAdapter } from './harness/adapters/grpc.js'
 runComplianceSuite(grpcAdapter)

@@ -1,3 +1,3 @@
-import { runComplianceSuite } from './suite.js'
-import { referenceAdapter } from './adapters/reference.js'
+import { runComplianceSuite } from './harness/suite.js'
+import { referenceAdapter } from './harness/adapters/reference.js'
 runComplianceSuite(referenceAdapter)
