@@ -13,8 +13,8 @@ import { status as grpcStatus } from '@grpc/grpc-js'
 import { etcdctl, stderrLines, type CtlResult } from '../helpers/etcdctl.js'
 import { haveEtcd, haveEtcdctl, startEtcdliteProcess, startReferenceEtcd, type ServerProcess } from '../helpers/processes.js'
 import { tempDir } from '../helpers/tmp.js'
-import { ClientError } from '../compliance/client.js'
-import { rawTestClient } from '../compliance/adapters/raw.js'
+import { ClientError } from '../compliance/harness/client.js'
+import { rawTestClient } from '../compliance/harness/adapters/raw.js'
 
 const skip = !haveEtcdctl() ? 'etcdctl is not on PATH' : !haveEtcd() ? 'the reference `etcd` binary is not on PATH' : false
 

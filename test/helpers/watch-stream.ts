@@ -4,7 +4,7 @@
 import * as grpc from '@grpc/grpc-js'
 import type { WatchRequest, WatchResponse } from '../../src/etcdserver/types.js'
 import { loadEtcdProto } from '../../src/grpc/proto.js'
-import { fromPbWatchResponse, toPbWatchRequest } from '../compliance/adapters/pb.js'
+import { fromPbWatchResponse, toPbWatchRequest } from '../compliance/harness/adapters/pb.js'
 
 /** Thrown by `next()` when the stream itself ended (a gRPC status, or the server closed it). */
 export class WatchStreamEnded extends Error {

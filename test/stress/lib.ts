@@ -11,7 +11,7 @@ import http2 from 'node:http2'
 import * as grpc from '@grpc/grpc-js'
 import type { WatchRequest, WatchResponse } from '../../src/etcdserver/types.js'
 import { loadEtcdProto } from '../../src/grpc/proto.js'
-import { fromPbWatchResponse, toPbWatchRequest } from '../compliance/adapters/pb.js'
+import { fromPbWatchResponse, toPbWatchRequest } from '../compliance/harness/adapters/pb.js'
 import { haveEtcd, startEtcdliteProcess, startReferenceEtcd, type ServerProcess } from '../helpers/processes.js'
 
 export type TargetName = 'etcdlite' | 'etcd'

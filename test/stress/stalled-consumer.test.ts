@@ -42,8 +42,8 @@
 import { describe, it, type TestContext } from 'node:test'
 import assert from 'node:assert/strict'
 import type { WatchResponse } from '../../src/etcdserver/types.js'
-import { rawTestClient } from '../compliance/adapters/raw.js'
-import type { EtcdTestClient } from '../compliance/client.js'
+import { rawTestClient } from '../compliance/harness/adapters/raw.js'
+import type { EtcdTestClient } from '../compliance/harness/client.js'
 import {
   cpuSeconds, grpcWatchCall, MiB, mib, prefixEnd, rawH2WatchCall, RssSampler, startTarget, stressScale, stressTargets, watchConnection, withDeadline,
   type TargetName, type WatchCall,
