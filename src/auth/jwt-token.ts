@@ -10,6 +10,7 @@ import type { Clock } from '../pkg/clock.js'
 import { EtcdError } from '../pkg/errors.js'
 import type { AuthInfo } from './permission.js'
 import type { TokenProvider } from './token.js'
+import { errorMessage } from '../pkg/as-error.js'
 
 export const JWT_SIGN_METHODS = [
   'RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'HS256', 'HS384', 'HS512',
@@ -46,7 +47,7 @@ function asymKeys(method: JwtSignMethod, o: JwtOptions): Signer {
     try {
       k = f()
     } catch (err) {
-      throw new JwtOptionsError(`auth: cannot parse the ${method} key: ${err instanceof Error ? err.message : String(err)}`)
+      throw new JwtOptionsError(`auth: cannot parse the ${method} key: ${errorMessage(err)}`)
     }
     if (k.asymmetricKeyType !== wantType && !(wantType === 'rsa' && k.asymmetricKeyType === 'rsa-pss')) {
       throw new JwtOptionsError(`auth: a ${method} key must be ${wantType === 'ec' ? 'an EC' : 'an RSA'} key`)

@@ -31,6 +31,7 @@ import { RemoteLeaseKeepAlive } from './lease-keepalive.js'
 import { observe } from './observe.js'
 import { RemoteWatchStream } from './watch-stream.js'
 import { RemoteWatcher } from './watcher.js'
+import { asError } from '../pkg/as-error.js'
 
 /** A txn that only reads (ranges, nested too) can be repeated safely. */
 function readOnly(t: TxnRequest): boolean {
@@ -43,7 +44,7 @@ function rejected<T>(fn: () => Promise<T>): Promise<T> {
   try {
     return fn()
   } catch (err) {
-    return Promise.reject(err instanceof Error ? err : new Error(String(err)))
+    return Promise.reject(asError(err))
   }
 }
 

@@ -3,6 +3,7 @@
 // deadline), a GrpcError with the status itself.
 import { status, type ServiceError } from '@grpc/grpc-js'
 import { fromGrpcStatus } from './typed-errors.js'
+import { asError } from '../pkg/as-error.js'
 
 /** A gRPC status that is none of etcd's errors: the endpoints are unreachable, the call timed out, ... */
 export class GrpcError extends Error {
@@ -23,7 +24,7 @@ export function isServiceError(e: unknown): e is ServiceError {
 
 /** The error a call rejects with for `e` (a grpc-js ServiceError, or anything thrown on the way). */
 export function toClientError(e: unknown): Error {
-  if (!isServiceError(e)) return e instanceof Error ? e : new Error(String(e))
+  if (!isServiceError(e)) return asError(e)
   return fromGrpcStatus(e.code, e.details) ?? new GrpcError(e.code, e.details, { cause: e })
 }
 

@@ -7,6 +7,7 @@ import type { HandlerRegistration } from '../informer/shared-informer.js'
 import type { EventHandler } from '../informer/processor-listener.js'
 import { RateLimitingQueue } from '../workqueue/rate-limiting-queue.js'
 import type { RateLimiter } from '../workqueue/rate-limiters.js'
+import { errorMessage } from '../pkg/as-error.js'
 
 /** What reconcile asks for: nothing (done), to run again rate-limited, or to run again after a delay. */
 export interface ReconcileResult {
@@ -71,7 +72,7 @@ export async function runController<T>(o: ControllerOptions<T>): Promise<void> {
     ...(o.registry === undefined ? {} : { registry: o.registry }),
   })
   o.onQueue?.(queue)
-  const report = o.onError ?? ((err: unknown, key: string) => process.emitWarning(`etcdlite controller: reconcile ${key}: ${err instanceof Error ? err.message : String(err)}`))
+  const report = o.onError ?? ((err: unknown, key: string) => process.emitWarning(`etcdlite controller: reconcile ${key}: ${errorMessage(err)}`))
   const enqueue = (_: T, info: { readonly key: string }): void => queue.add(info.key)
   const registration = o.informer.addEventHandler({
     onAdd: enqueue,

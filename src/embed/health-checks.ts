@@ -6,6 +6,7 @@
 import type { EtcdServer } from '../etcdserver/etcd-server.js'
 import type { AlarmType } from '../etcdserver/types.js'
 import { isEtcdError } from '../pkg/errors.js'
+import { errorMessage } from '../pkg/as-error.js'
 
 /** Which registry: etcd's checkTypeLivez or checkTypeReadyz. */
 export type CheckType = 'livez' | 'readyz'
@@ -28,7 +29,7 @@ function readCheck(serializable: boolean): HealthCheck {
       server.range({ key: new Uint8Array([0]), rangeEnd: new Uint8Array([0]), limit: 1, keysOnly: true, serializable })
     } catch (err) {
       if (isEtcdError(err, 'USER_EMPTY') || isEtcdError(err, 'PERMISSION_DENIED')) return undefined
-      return err instanceof Error ? err.message : String(err)
+      return errorMessage(err)
     }
     return undefined
   }

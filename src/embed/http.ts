@@ -23,6 +23,7 @@ import { badRequest } from '../etcdserver/api/v2http/bad-request.js'
 import { requestV2 } from '../etcdserver/v2-request.js'
 import type { V2Server } from '../etcdserver/v2-server.js'
 import { checksFor, runHealthChecks } from './health-checks.js'
+import { errorMessage } from '../pkg/as-error.js'
 
 /** Which endpoints a listener serves: the client URL's, or a metrics URL's (no /version, as in etcd). */
 export type HttpEndpoints = 'client' | 'metrics'
@@ -57,7 +58,7 @@ export function checkHealth(server: EtcdServer, excluded: ReadonlySet<string>, s
     server.range({ key: new Uint8Array([0]), rangeEnd: new Uint8Array([0]), limit: 1, keysOnly: true, serializable })
   } catch (err) {
     if (!isEtcdError(err, 'USER_EMPTY') && !isEtcdError(err, 'PERMISSION_DENIED')) {
-      return { health: 'false', reason: `RANGE ERROR:${err instanceof Error ? err.message : String(err)}` }
+      return { health: 'false', reason: `RANGE ERROR:${errorMessage(err)}` }
     }
   }
   return { health: 'true', reason: '' }
@@ -79,7 +80,7 @@ async function checkV2Health(server: EtcdServer, v2: V2Server, excluded: Readonl
   try {
     await v2.do(requestV2({ method: 'QGET', path: '' }))
   } catch (err) {
-    return { health: 'false', reason: `QGET ERROR:${err instanceof Error ? err.message : String(err)}` }
+    return { health: 'false', reason: `QGET ERROR:${errorMessage(err)}` }
   }
   return { health: 'true', reason: '' }
 }
@@ -227,7 +228,7 @@ export function httpHandler(server: EtcdServer, endpoints: HttpEndpoints, opts: 
         res.writeHead(200, { 'Content-Type': metrics.contentType })
         res.end(text)
       },
-      (err: unknown) => httpError(res, 500, `An error has occurred while serving metrics:\n\n${err instanceof Error ? err.message : String(err)}`),
+      (err: unknown) => httpError(res, 500, `An error has occurred while serving metrics:\n\n${errorMessage(err)}`),
     )
   }
   const requestUrl = (req: IncomingMessage): URL => new URL(req.url ?? '/', 'http://localhost')
@@ -239,7 +240,7 @@ export function httpHandler(server: EtcdServer, endpoints: HttpEndpoints, opts: 
       return
     }
     import('../pkg/debugutil/pprof.js').then((m) => m.servePprof(req, res, url)).catch((err: unknown) => {
-      if (!res.headersSent) httpError(res, 500, err instanceof Error ? err.message : String(err))
+      if (!res.headersSent) httpError(res, 500, errorMessage(err))
     })
   }
   const newV2Handler = server.v2?.clientHandler

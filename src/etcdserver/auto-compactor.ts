@@ -5,6 +5,7 @@ import { isEtcdError } from '../pkg/errors.js'
 import type { Clock } from '../pkg/clock.js'
 import type { Logger } from '../pkg/logger.js'
 import { Ticker } from '../pkg/ticker.js'
+import { errorMessage } from '../pkg/as-error.js'
 
 export type AutoCompactionMode = 'periodic' | 'revision'
 
@@ -52,7 +53,7 @@ export function parseRetention(mode: AutoCompactionMode, retention: string): Com
   try {
     ns = parseGoDuration(raw)
   } catch (err) {
-    throw new InvalidRetentionError(err instanceof Error ? err.message : String(err))
+    throw new InvalidRetentionError(errorMessage(err))
   }
   if (ns === 0) return undefined
   if (ns < 0) throw new InvalidRetentionError(`negative retention ${quote(raw)}`)

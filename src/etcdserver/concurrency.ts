@@ -8,6 +8,7 @@ import { CompactedError } from '../mvcc/errors.js'
 import type { EtcdServer } from './etcd-server.js'
 import { WATCH_CHAN_BUF_LEN, type ServerWatchStream, type WatchResponseSink } from './watch.js'
 import type { CallCredentials, KeyValue, RangeRequest, RangeResponse, ResponseHeader, ResponseOp, WatchCreateRequest, WatchResponse } from './types.js'
+import { asError } from '../pkg/as-error.js'
 
 /** What the lock and election services use of the server. */
 export type ConcurrencyServer = Pick<EtcdServer, 'range' | 'txn' | 'deleteRange' | 'newWatchStream' | 'leaseGrant' | 'watchable'>
@@ -138,7 +139,7 @@ export class WatchFeed implements AsyncIterable<WatchResponse> {
   }
 
   private fail(err: unknown): void {
-    this.error ??= err instanceof Error ? err : new Error(String(err))
+    this.error ??= asError(err)
     this.close()
   }
 }

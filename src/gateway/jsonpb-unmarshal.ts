@@ -11,6 +11,7 @@ import protobuf from 'protobufjs'
 import { JsonSyntaxError, parseWhole, type JsonNode } from './json-decoder.js'
 import { goBase64Decode } from './go-base64.js'
 import { goTypeName } from './proto-root.js'
+import { errorMessage } from '../pkg/as-error.js'
 
 /** A body jsonpb refuses (the gateway answers it InvalidArgument with this text). */
 export class JsonpbError extends Error {
@@ -88,7 +89,7 @@ function bytesValue(n: JsonNode): Buffer | undefined {
   try {
     return goBase64Decode(Buffer.from(n.s, 'utf8'))
   } catch (err) {
-    throw new JsonpbError(err instanceof Error ? err.message : String(err))
+    throw new JsonpbError(errorMessage(err))
   }
 }
 

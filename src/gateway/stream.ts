@@ -15,9 +15,10 @@ import { status } from '@grpc/grpc-js'
 import type protobuf from 'protobufjs'
 import { errorBody, httpStatusFromCode, streamErrorChunk, type GatewayStatus } from './errors.js'
 import { EOF, JsonStreamDecoder, JsonSyntaxError } from './json-decoder.js'
+import { unmarshalMessage } from './jsonpb-unmarshal.js'
 import { marshalMessage } from './jsonpb-marshal.js'
-import { JsonpbError, unmarshalMessage } from './jsonpb-unmarshal.js'
 import { BODY_TOO_LARGE } from './body.js'
+import { errorMessage } from '../pkg/as-error.js'
 
 /** The gRPC call a stream forwards: readable (responses as Buffers), and writable for a bidi call. */
 export type GatewayCall = grpc.ClientReadableStream<Buffer> | grpc.ClientDuplexStream<Buffer, Buffer>
@@ -43,7 +44,7 @@ export function writeError(res: ServerResponse, s: GatewayStatus, v34 = false): 
 export function statusOf(err: unknown): GatewayStatus {
   const e = err as Partial<grpc.ServiceError>
   if (typeof e.code === 'number') return { code: e.code, message: e.details ?? '' }
-  return { code: status.UNKNOWN, message: err instanceof Error ? err.message : String(err) }
+  return { code: status.UNKNOWN, message: errorMessage(err) }
 }
 
 /**
@@ -155,7 +156,7 @@ export function sendRequests(
       try {
         buf = requestType.encode(requestType.fromObject(unmarshalMessage(requestType, v))).finish()
       } catch (err) {
-        stop({ eof: false, error: { code: status.UNKNOWN, message: err instanceof JsonpbError || err instanceof Error ? err.message : String(err) } })
+        stop({ eof: false, error: { code: status.UNKNOWN, message: errorMessage(err) } })
         return
       }
       const more = call.write(Buffer.from(buf.buffer, buf.byteOffset, buf.byteLength))

@@ -9,6 +9,7 @@ import { ProcessorListener, type EventHandler, type Notification } from './proce
 import { Reflector, type ReflectorStats } from './reflector.js'
 import type { ListWatchSource, SourceKeyValue, SourceWatchEvent } from './source.js'
 import { checkHandlerOptions, checkInformerOptions, type HandlerOptions, type SharedInformerOptions } from './options.js'
+import { errorMessage } from '../pkg/as-error.js'
 
 /** A handler's place in the informer (client-go's ResourceEventHandlerRegistration). */
 export interface HandlerRegistration {
@@ -37,7 +38,7 @@ export interface InformerStats extends ReflectorStats {
 const UTF8 = new TextDecoder('utf-8', { fatal: true })
 
 function defaultReport(err: unknown, context: string): void {
-  process.emitWarning(`etcdlite informer: ${context}: ${err instanceof Error ? err.message : String(err)}`)
+  process.emitWarning(`etcdlite informer: ${context}: ${errorMessage(err)}`)
 }
 
 export class SharedInformer<T> implements AsyncDisposable {

@@ -4,6 +4,7 @@
 // Hand-written because JSON.stringify escapes differently (\b, \f, no HTML escapes) and works on UTF-16 text,
 // and JSON.parse rejects a body with anything after its first value.
 import { invariant } from './verify.js'
+import { errorMessage } from './as-error.js'
 
 /** A value Go's encoder would write: byte strings, safe integers, arrays and objects (undefined fields are left out). */
 export type GoJsonValue = null | boolean | number | string | readonly GoJsonValue[] | { readonly [k: string]: GoJsonValue | undefined }
@@ -132,6 +133,6 @@ export function goJsonDecodeFirst(text: string): unknown {
   try {
     return JSON.parse(text.slice(start, i)) as unknown
   } catch (err) {
-    throw new GoJsonSyntaxError(err instanceof Error ? err.message : String(err))
+    throw new GoJsonSyntaxError(errorMessage(err))
   }
 }

@@ -9,6 +9,7 @@
 //   resolves dot segments and re-encodes what it parses, and URLSearchParams never fails, where Go keeps
 //   the raw path for ServeMux to clean and refuses bad escapes.
 import { goQuote, goQuoteBytes } from './go-quote.js'
+import { errorMessage } from './as-error.js'
 
 /** A url.Parse failure (`parse "<url>": <reason>`), a url.EscapeError or a refused request target, with Go's text. */
 export class GoUrlError extends Error {
@@ -63,7 +64,7 @@ export function parseQuery(query: string, into: Values): string | undefined {
       key = unescape(rawKey, true)
       value = unescape(rawValue, true)
     } catch (err) {
-      first ??= err instanceof Error ? err.message : String(err)
+      first ??= errorMessage(err)
       continue
     }
     const list = into.get(key)

@@ -3,6 +3,7 @@
 import { closeSync, openSync, statSync, writeSync } from 'node:fs'
 import { type LogSink, type LogLevel, ZapLogger } from './logger.js'
 import { RotatingFileSink, type RotationConfig } from './lumberjack.js'
+import { errorMessage } from './as-error.js'
 
 export const DEFAULT_LOG_OUTPUT = 'default'
 export const JOURNAL_LOG_OUTPUT = 'systemd/journal'
@@ -55,7 +56,7 @@ function goErrnoText(err: unknown): string {
     ELOOP: 'too many levels of symbolic links',
     ENAMETOOLONG: 'file name too long',
   }
-  return (e.code === undefined ? undefined : texts[e.code]) ?? (err instanceof Error ? err.message : String(err))
+  return (e.code === undefined ? undefined : texts[e.code]) ?? errorMessage(err)
 }
 
 /**

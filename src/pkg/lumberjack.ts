@@ -10,6 +10,7 @@ import { basename, dirname, extname, join } from 'node:path'
 import { pipeline } from 'node:stream/promises'
 import { createGzip } from 'node:zlib'
 import type { LogSink } from './logger.js'
+import { asError } from './as-error.js'
 
 /** lumberjack.Logger's settings (etcd's --log-rotation-config-json). */
 export interface RotationConfig {
@@ -73,7 +74,7 @@ export class RotatingFileSink implements LogSink {
       writeSync(this.fd as number, line)
       this.size += bytes
     } catch (err) {
-      this.onError(err instanceof Error ? err : new Error(String(err)))
+      this.onError(asError(err))
     }
   }
 

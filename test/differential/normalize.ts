@@ -20,6 +20,7 @@ export function show(v: unknown): string {
 }
 
 import type { Op } from './gen.js'
+import { errorMessage } from '../../src/pkg/as-error.js'
 
 type Obj = Record<string, unknown>
 
@@ -142,7 +143,7 @@ export function normResponse(op: Op, res: Record<string, unknown>): unknown {
 export function normError(e: unknown): unknown {
   const err = obj(e)
   if (typeof err['code'] === 'number') return { error: { code: err['code'], details: err['details'] } }
-  return { error: { unexpected: e instanceof Error ? e.message : String(e) } }
+  return { error: { unexpected: errorMessage(e) } }
 }
 
 /** Make a request printable (Buffers as text) for failure messages. */

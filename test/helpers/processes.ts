@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url'
 import { createInterface } from 'node:readline'
 import { randomUUID } from 'node:crypto'
 import { tempDir } from './tmp.js'
+import { errorMessage } from '../../src/pkg/as-error.js'
 
 export const ETCDLITE_BIN = fileURLToPath(new URL('../../src/bin/etcdlite.js', import.meta.url))
 
@@ -126,7 +127,7 @@ export async function supervise(proc: ChildProcess, what: string, dataDir: strin
     return { endpoint, proc, dataDir, stop, dispose }
   } catch (e) {
     await dispose()
-    throw new Error(`${what} did not start: ${e instanceof Error ? e.message : String(e)}\n${tail}`, { cause: e })
+    throw new Error(`${what} did not start: ${errorMessage(e)}\n${tail}`, { cause: e })
   }
 }
 

@@ -5,6 +5,7 @@ import { once } from 'node:events'
 import { randomUUID } from 'node:crypto'
 import { ETCDLITE_BIN, etcdServing } from './processes.js'
 import { tempDir } from './tmp.js'
+import { errorMessage } from '../../src/pkg/as-error.js'
 
 export type ServerKind = 'etcdlite' | 'etcd'
 
@@ -41,7 +42,7 @@ export async function startRestartable(kind: ServerKind, extra: readonly string[
       return await etcdServing(p, 30_000, (line) => (tail = (tail + line + '\n').slice(-4000)))
     } catch (e) {
       p.kill('SIGKILL')
-      throw new Error(`${kind} did not start: ${e instanceof Error ? e.message : String(e)}\n${tail}`, { cause: e })
+      throw new Error(`${kind} did not start: ${errorMessage(e)}\n${tail}`, { cause: e })
     }
   }
   const kill = async (signal: NodeJS.Signals): Promise<void> => {

@@ -5,6 +5,7 @@ import { once } from 'node:events'
 import { createInterface } from 'node:readline'
 import { ETCDLITE_BIN, etcdServingAddress, referenceEtcdArgs, type ServerProcess } from './processes.js'
 import { tempDir } from './tmp.js'
+import { errorMessage } from '../../src/pkg/as-error.js'
 
 /** Client TLS flags, as etcd names them. */
 export interface ServerTlsFlags {
@@ -60,7 +61,7 @@ async function startServing(cmd: string, args: readonly string[], match: (line: 
     return { endpoint, proc, dataDir: undefined, stop, dispose }
   } catch (e) {
     await dispose()
-    throw new Error(`${cmd} did not start: ${e instanceof Error ? e.message : String(e)}\n${tail}`, { cause: e })
+    throw new Error(`${cmd} did not start: ${errorMessage(e)}\n${tail}`, { cause: e })
   } finally {
     clearTimeout(timer)
   }

@@ -5,6 +5,7 @@ import { parseArgs } from 'node:util'
 import { startEtcdliteProcess, type ServerProcess } from '../helpers/processes.js'
 import { startGatewayEtcd } from '../helpers/gateway-etcd.js'
 import { runScenario } from './scenario.js'
+import { errorMessage } from '../../src/pkg/as-error.js'
 
 const { values } = parseArgs({
   options: {
@@ -30,7 +31,7 @@ for (const sig of ['SIGINT', 'SIGTERM'] as const) process.once(sig, () => abort.
 try {
   await runScenario(endpoint, { size, log: (line) => console.log(`  ${line}`), signal: abort.signal })
 } catch (e) {
-  console.error(e instanceof Error ? e.message : String(e))
+  console.error(errorMessage(e))
   process.exitCode = 1
 } finally {
   await server?.dispose()

@@ -3,6 +3,7 @@
 // clean up. Each phase is timed; any failure throws with Patroni's logs and the DCS view attached.
 import { PatroniCluster, waitFor } from './cluster.js'
 import { DCS_TIMINGS } from './config.js'
+import { errorMessage } from '../../src/pkg/as-error.js'
 
 export interface PhaseTiming {
   readonly phase: string
@@ -77,7 +78,7 @@ export async function runScenario(etcd: string, opts: ScenarioOptions): Promise<
   } catch (e) {
     const details = await cluster.diagnostics()
     await cluster.dispose()
-    throw new Error(`${e instanceof Error ? e.message : String(e)}\n${details}`, { cause: e })
+    throw new Error(`${errorMessage(e)}\n${details}`, { cause: e })
   }
   await cluster.dispose()
   phase('cleanup')

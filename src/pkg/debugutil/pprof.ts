@@ -16,6 +16,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import type * as PprofModule from '@datadog/pprof'
 
 import { HTTP_PREFIX_PPROF } from './pprof-path.js'
+import { errorMessage } from '../as-error.js'
 
 type Pprof = typeof PprofModule
 
@@ -158,7 +159,7 @@ export async function servePprof(req: IncomingMessage, res: ServerResponse, url:
         serveError(res, 404, 'Unknown profile')
     }
   } catch (err) {
-    if (!res.headersSent) serveError(res, 500, `Could not take profile: ${err instanceof Error ? err.message : String(err)}`)
+    if (!res.headersSent) serveError(res, 500, `Could not take profile: ${errorMessage(err)}`)
     else res.destroy()
   }
 }

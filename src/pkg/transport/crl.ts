@@ -8,6 +8,7 @@ import { readFile } from 'node:fs/promises'
 import { children, DerError, integerMagnitude, readOnly, Tag, type Element } from './der.js'
 import { readFileError } from './path-error.js'
 import { pemBlocks } from './pem.js'
+import { asError } from '../as-error.js'
 
 const PEM_PREFIX = '-----BEGIN X509 CRL'
 
@@ -59,7 +60,7 @@ export async function checkCrl(crlPath: string, serials: readonly Buffer[]): Pro
   try {
     revoked = revokedSerials(file)
   } catch (err) {
-    return err instanceof Error ? err : new Error(String(err))
+    return asError(err)
   }
   for (const s of serials) {
     const hex = s.toString('hex')

@@ -1,3 +1,4 @@
+import { errorMessage } from '../as-error.js'
 // Go's *os.PathError text, "<op> <path>: <reason>", for a failed file operation: etcd reports unreadable
 // TLS files this way ("open ca.pem: no such file or directory"). The reasons are Go's (the C library's
 // strerror, lower case); libuv words a few differently, so those are given by code.
@@ -20,7 +21,7 @@ const GO_ERRNO_TEXT: Readonly<Record<string, string>> = {
 /** Node's fs error as Go's PathError message for `op` on `path`. */
 export function pathError(op: string, path: string, err: unknown): Error {
   const code = (err as NodeJS.ErrnoException | undefined)?.code ?? ''
-  const message = err instanceof Error ? err.message : String(err)
+  const message = errorMessage(err)
   // Node: "ENOENT: no such file or directory, open 'x'"; the reason sits between the code and the comma.
   const reason = GO_ERRNO_TEXT[code] ?? /^[A-Z0-9_]+: ([^,]+)(?:,|$)/.exec(message)?.[1] ?? message
   return new Error(`${op} ${path}: ${reason}`, { cause: err })

@@ -14,6 +14,7 @@ import { hostOf, parseIp } from './host-port.js'
 import { pathError } from './path-error.js'
 import { pemEncode } from './pem.js'
 import { createSelfSignedCertificate, type ExtKeyUsage } from './self-signed-certificate.js'
+import { errorMessage } from '../as-error.js'
 
 /** A certificate SelfCert could not make (etcd then stops: "failed to get client self-signed certs"). */
 export class SelfCertError extends Error {
@@ -115,7 +116,7 @@ export async function selfCert(opts: SelfCertOptions): Promise<SelfCertFiles> {
   try {
     await touchDirAll(logger, opts.dir)
   } catch (err) {
-    const error = err instanceof Error ? err.message : String(err)
+    const error = errorMessage(err)
     logger.warn('cannot create cert directory', { error })
     throw new SelfCertError(error, { cause: err })
   }

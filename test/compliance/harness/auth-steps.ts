@@ -10,6 +10,7 @@ import { b, type AuthCallStep, type AuthStep, type KvStep, type MatrixRow, type 
 import { CallSession, isCallStep } from './call-steps.js'
 import { settle, type MatchContext } from './match.js'
 import { isWatchStep, WatchSession, type HeaderCheck, type Viewer } from './watch-steps.js'
+import { errorMessage } from '../../../src/pkg/as-error.js'
 
 /** Runs one KV step on a client exactly as the suite runs it on the case's own client (suite.ts). */
 export type KvRunner = (c: EtcdTestClient, s: KvStep, where: string) => Promise<void>
@@ -238,7 +239,7 @@ export class AuthSession {
       try {
         p.watches.assertDrained()
       } catch (e) {
-        assert.fail(`principal ${name}: ${e instanceof Error ? e.message : String(e)}`)
+        assert.fail(`principal ${name}: ${errorMessage(e)}`)
       }
     }
   }

@@ -6,6 +6,7 @@ import type { KeyValue, ResponseHeader, WatchCreateRequest, WatchEvent, WatchReq
 import { WatchStreamEnded, type TestWatchStream } from '../../helpers/watch-stream.js'
 import type { EtcdTestClient } from './client.js'
 import { b, type Step, type View, type WantWatch, type WatchStep } from './case.js'
+import { errorMessage } from '../../../src/pkg/as-error.js'
 
 /**
  * How long `expect` waits for one response. etcd's unsynced watchers catch up every 100 ms and the
@@ -134,7 +135,7 @@ export class WatchSession {
     try {
       r = await s.next(NEXT_TIMEOUT_MS)
     } catch (e) {
-      const why = e instanceof Error ? e.message : String(e)
+      const why = errorMessage(e)
       assert.fail(`${where}: no response (${why}); wanted ${inspect(want, { depth: 6 })}`)
     }
     this.checkHeader(r.header, where)

@@ -28,6 +28,7 @@ import { badRequest } from './bad-request.js'
 import { GoRequest, GoResponse, httpError } from './go-http.js'
 import { allowMethod, writeError, writeV2Error } from './http.js'
 import { HTTPError, checkPeerUrls, memberJson } from './httptypes.js'
+import { asError, errorMessage } from '../../../pkg/as-error.js'
 
 const KEYS_PREFIX = '/v2/keys'
 const MACHINES_PREFIX = '/v2/machines'
@@ -129,7 +130,7 @@ export function newClientHandler(v2: V2Server, basic: BasicHandlers): RequestLis
     try {
       done = route(path)(r, w)
     } catch (err) {
-      done = Promise.reject(err instanceof Error ? err : new Error(String(err)))
+      done = Promise.reject(asError(err))
     }
     Promise.resolve(done).then(
       () => w.finish(),
@@ -214,7 +215,7 @@ function writeKeyError(w: GoResponse, err: unknown): void {
     return
   }
   // A StoreError's text holds byte strings already; other errors are plain text.
-  const message = err instanceof StoreError ? err.message : utf8ToBstr(err instanceof Error ? err.message : String(err))
+  const message = err instanceof StoreError ? err.message : utf8ToBstr(errorMessage(err))
   writeV2Error(w, new V2Error(EcodeRaftInternal, message, 0))
 }
 

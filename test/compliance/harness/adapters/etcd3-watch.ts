@@ -5,6 +5,7 @@
 import type { Etcd3, IWatchRequest } from 'etcd3'
 import { ResponseQueue, WatchStreamEnded, type TestWatchStream } from '../../../helpers/watch-stream.js'
 import { fromPbWatchResponse, toPbWatchRequest } from './pb.js'
+import { errorMessage } from '../../../../src/pkg/as-error.js'
 
 type Duplex = Awaited<ReturnType<Etcd3['watchClient']['watch']>>
 
@@ -63,7 +64,7 @@ export function etcd3WatchStream(client: Etcd3): TestWatchStream {
           q.push(fromEtcd3WatchResponse(d))
         } catch (e) {
           // A response etcd3 decoded into a shape we do not accept fails the case loudly.
-          q.end(new WatchStreamEnded(`unreadable watch response: ${e instanceof Error ? e.message : String(e)}`))
+          q.end(new WatchStreamEnded(`unreadable watch response: ${errorMessage(e)}`))
         }
       })
       c.on('error', (e: Error) => q.end(ended(e)))

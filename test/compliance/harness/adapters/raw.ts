@@ -19,6 +19,7 @@ import {
   fromPbPut, fromPbRange, fromPbStatus, fromPbTxn, toPbAlarm, toPbCompaction, toPbDeleteRange, toPbHashKv,
   toPbLeaseGrant, toPbLeaseId, toPbLeaseTimeToLive, toPbMoveLeader, toPbPut, toPbRange, toPbTxn,
 } from './pb.js'
+import { asError } from '../../../../src/pkg/as-error.js'
 
 function isServiceError(e: unknown): e is ServiceError {
   return e instanceof Error && typeof (e as Partial<ServiceError>).code === 'number' && typeof (e as Partial<ServiceError>).details === 'string'
@@ -27,7 +28,7 @@ function isServiceError(e: unknown): e is ServiceError {
 /** A gRPC failure becomes ClientError { status code, status details }; any other Error is returned as is. */
 function toClientError(e: unknown): Error {
   if (isServiceError(e)) return new ClientError(e.code, e.details)
-  return e instanceof Error ? e : new Error(String(e))
+  return asError(e)
 }
 
 /** A gRPC failure becomes ClientError { status code, status details }; anything else propagates. */
@@ -76,7 +77,7 @@ export function keepAliveExchange<T>(
       try {
         got.push(parse(d))
       } catch (e) {
-        finish(() => reject(e instanceof Error ? e : new Error(String(e))))
+        finish(() => reject(asError(e)))
         return
       }
       if (got.length === reqs.length) finish(() => resolve(got))
