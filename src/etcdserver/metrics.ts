@@ -160,7 +160,7 @@ export class ServerMetrics {
     const dbHelp = 'Total size of the underlying database physically allocated in bytes.'
 
     const all: MetricFamily[] = [
-      // ---- etcdserver/metrics.go: a single member that leads since it started ----
+      // Etcdserver/metrics.go: a single member that leads since it started
       gauge('etcd_server_has_leader', 'Whether or not a leader exists. 1 is existence, 0 is not.', 1),
       gauge('etcd_server_is_leader', 'Whether or not this member is a leader. 1 if is, 0 otherwise.', 1),
       gauge('etcd_server_is_learner', 'Whether or not this member is a learner. 1 if is, 0 otherwise.', 0),
@@ -190,7 +190,7 @@ export class ServerMetrics {
         name: 'etcd_server_apply_duration_seconds', help: 'The latency distributions of v2 apply called by backend.', type: 'histogram',
         metrics: [...stats.applies.values()].map((a) => histogramOf(a.seconds, { op: a.key.op, success: String(a.key.success), version: a.key.version })),
       },
-      // ---- membership/metrics.go, etcdhttp ----
+      // Membership/metrics.go, etcdhttp
       info('etcd_cluster_version', "Which version is running. 1 for 'cluster_version' label with current cluster version", 'cluster_version', majorMinor(version)),
       counter('etcd_server_health_success', 'The total number of successful health checks', this.healthSuccess),
       counter('etcd_server_health_failures', 'The total number of failed health checks', this.healthFailures),
@@ -208,7 +208,7 @@ export class ServerMetrics {
           return { labels: { name, status, type }, value }
         }),
       },
-      // ---- mvcc/metrics.go, metrics_txn.go ----
+      // Mvcc/metrics.go, metrics_txn.go
       counter('etcd_mvcc_range_total', 'Total number of ranges seen by this member.', mvcc.range),
       counter('etcd_mvcc_put_total', 'Total number of puts seen by this member.', mvcc.put),
       counter('etcd_mvcc_delete_total', 'Total number of deletes seen by this member.', mvcc.delete),
@@ -261,7 +261,7 @@ export class ServerMetrics {
       never('etcd_snap_fsync_duration_seconds', 'The latency distributions of fsync called by snap.', commitBuckets),
       never('etcd_snap_db_fsync_duration_seconds', 'The latency distributions of fsyncing .snap.db file', commitBuckets),
       never('etcd_snap_db_save_total_duration_seconds', 'The total latency distributions of v3 snapshot save', SNAP_DB_SAVE_BUCKETS),
-      // ---- lease/metrics.go, auth/metrics.go ----
+      // Lease/metrics.go, auth/metrics.go
       counter('etcd_debugging_lease_granted_total', 'The total number of granted leases.', lease.granted),
       counter('etcd_debugging_lease_revoked_total', 'The total number of revoked leases.', lease.revoked),
       counter('etcd_debugging_lease_renewed_total', 'The number of renewed leases seen by the leader.', lease.renewed),
@@ -278,13 +278,13 @@ export class ServerMetrics {
       },
       counter('etcd_debugging_store_watch_requests_total', 'Total number of incoming watch requests (new or reestablished).', 0),
       gauge('etcd_debugging_store_watchers', 'Count of currently active watchers.', 0),
-      // ---- proxy/grpcproxy/metrics.go: registered by every etcd binary, moved only by `etcd grpc-proxy` ----
+      // Proxy/grpcproxy/metrics.go: registered by every etcd binary, moved only by `etcd grpc-proxy`
       gauge('etcd_grpc_proxy_watchers_coalescing_total', 'Total number of current watchers coalescing', 0),
       counter('etcd_grpc_proxy_events_coalescing_total', 'Total number of events coalescing', 0),
       gauge('etcd_grpc_proxy_cache_keys_total', 'Total number of keys/ranges cached', 0),
       gauge('etcd_grpc_proxy_cache_hits_total', 'Total number of cache hits', 0),
       gauge('etcd_grpc_proxy_cache_misses_total', 'Total number of cache misses', 0),
-      // ---- promhttp: the scrape being served counts as in flight; it counts by code once served ----
+      // Promhttp: the scrape being served counts as in flight; it counts by code once served
       gauge('promhttp_metric_handler_requests_in_flight', 'Current number of scrapes being served.', this.scrapesInFlight),
       {
         name: 'promhttp_metric_handler_requests_total', help: 'Total number of scrapes by HTTP status code.', type: 'counter',

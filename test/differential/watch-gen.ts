@@ -125,7 +125,7 @@ export class WatchOpGen {
   }
 }
 
-// ---- the model: how many events a watcher must have received ----
+// The model: how many events a watcher must have received
 
 /** One event as the history watcher saw it. */
 export interface HistoryEvent {

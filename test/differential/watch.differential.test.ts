@@ -54,7 +54,7 @@ const REF_SETTLE_MS = 10_000
 /** How long etcdlite may take to deliver what the reference did; after it, the comparison shows what is missing. */
 const OURS_SETTLE_MS = 5_000
 
-// ---- a server under test ----
+// A server under test
 
 interface Server {
   readonly endpoint: string
@@ -71,7 +71,7 @@ async function startServer(kind: 'etcd' | 'etcdlite'): Promise<Server> {
   return { endpoint, close: () => etcd.close() }
 }
 
-// ---- collecting responses ----
+// Collecting responses
 
 /** Wakes everyone waiting for a condition on the collected responses. */
 class Signal {
@@ -219,7 +219,7 @@ const ok = (inc: Incarnation): boolean => inc.created !== undefined && !inc.crea
 const eventCount = (inc: Incarnation): number => inc.rest.reduce((n, r) => n + r.events.length, 0)
 const otherCount = (inc: Incarnation): number => inc.rest.filter((r) => r.events.length === 0).length
 
-// ---- one side: a KV client and its watch streams ----
+// One side: a KV client and its watch streams
 
 class Side {
   readonly kv: RawClient
@@ -284,7 +284,7 @@ class Side {
   }
 }
 
-// ---- normalization ----
+// Normalization
 
 function normKv(kv: KeyValue): unknown {
   return {
@@ -349,8 +349,7 @@ function describeOp(op: WatchOp): string {
   }
 }
 
-// ---- the run ----
-
+// The run
 
 function headerRev(res: Record<string, unknown>): number | undefined {
   const h = res['header']

@@ -16,7 +16,7 @@ import { until } from '../helpers/until.js'
 const skip = !haveEtcdctl() ? 'etcdctl is not on PATH' : !haveEtcd() ? 'the reference `etcd` binary is not on PATH' : false
 const WAIT_MS = 15_000
 
-// ---- etcdctl ----
+// Etcdctl
 
 /** A long-running etcdctl (lock / elect), read as it prints; interrupt() sends SIGINT as a user's ^C. */
 class Ctl {
@@ -127,7 +127,7 @@ const electScenario: Scenario = async (ep, spawned) => {
   return out
 }
 
-// ---- the gRPC services ----
+// The gRPC services
 
 type Outcome = { readonly ok: unknown } | { readonly code: number; readonly details: string }
 
@@ -262,7 +262,7 @@ const servicesScenario: Scenario = async (ep) => {
   return out
 }
 
-// ---- runner ----
+// Runner
 
 interface Run {
   readonly ref: string[]

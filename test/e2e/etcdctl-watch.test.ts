@@ -31,7 +31,7 @@ const SYNCED = 'synced'
 
 type Format = 'simple' | 'json' | 'fields'
 
-// ---- one etcdctl watch process ----
+// One etcdctl watch process
 
 class CtlWatch {
   private readonly proc: ChildProcessWithoutNullStreams
@@ -101,7 +101,7 @@ class CtlWatch {
   }
 }
 
-// ---- reading etcdctl's watch output ----
+// Reading etcdctl's watch output
 
 /** Lines etcdctl has finished writing (a last line without its newline is still on its way). */
 const completeLines = (out: string): string[] => out.split('\n').slice(0, -1)
@@ -202,7 +202,7 @@ function normStdout(format: Format, out: string): unknown {
 
 const normStderr = stderrLines
 
-// ---- the scenarios ----
+// The scenarios
 
 type Write = { readonly put: string; readonly value: string } | { readonly del: string; readonly end?: string }
 
@@ -354,7 +354,7 @@ const cases: readonly Case[] = [
   },
 ]
 
-// ---- running a case on both servers ----
+// Running a case on both servers
 
 class Pair {
   readonly ref: RawClient

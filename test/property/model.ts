@@ -101,7 +101,7 @@ export class KvModel {
     return out.map(([, kv]) => kv)
   }
 
-  // ---- Range ----
+  // Range
 
   range(r: RangeRequest): RangeResponse {
     if (r.key.length === 0) throw new ModelError('EMPTY_KEY')
@@ -150,7 +150,7 @@ export class KvModel {
     return { header: hdr(viewRev), kvs, more, count }
   }
 
-  // ---- Put / DeleteRange ----
+  // Put / DeleteRange
 
   private checkPutRequest(p: PutRequest): void {
     if (p.key.length === 0) throw new ModelError('EMPTY_KEY')
@@ -212,7 +212,7 @@ export class KvModel {
     this.current = wt.beginRev + 1
   }
 
-  // ---- Txn ----
+  // Txn
 
   txn(t: TxnRequest): TxnResponse {
     this.checkTxnRequest(t, this.maxTxnOps)
@@ -361,7 +361,7 @@ export class KvModel {
     return { header: hdr(0), succeeded: ok, responses }
   }
 
-  // ---- Compaction ----
+  // Compaction
 
   compact(r: CompactionRequest): { header: ResponseHeader } {
     if (r.revision <= this.compacted) throw new ModelError('COMPACTED')

@@ -153,7 +153,7 @@ export function prefixEnd(prefix: Uint8Array): Buffer {
   return Buffer.from([0])
 }
 
-// ---- watch calls ----
+// Watch calls
 
 /** One Watch stream whose responses are handed to a callback as they arrive (no per-message promise). */
 export interface WatchCall {

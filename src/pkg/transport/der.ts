@@ -26,7 +26,7 @@ export const Tag = {
   SET: 0x31,
 } as const
 
-// ---- writing ----
+// Writing
 
 function lengthBytes(n: number): Buffer {
   if (n < 0x80) return Buffer.from([n])
@@ -93,7 +93,7 @@ export function goTime(d: Date): Buffer {
   return tlv(Tag.GENERALIZED_TIME, Buffer.from(`${digits}Z`, 'latin1'))
 }
 
-// ---- reading ----
+// Reading
 
 /** One element read from DER. */
 export interface Element {

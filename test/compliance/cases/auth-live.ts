@@ -8,7 +8,7 @@ import { created, events, putEv, refused, watchKey } from '../harness/watch-step
 
 const done = (rev = 1): { readonly want: { readonly rev: number } } => ({ want: { rev } })
 
-// ---- changes take effect at once ----
+// Changes take effect at once
 
 const ALICE = user('alice', role('ra', { type: 'READWRITE', key: 'k' }))
 const BOB = user('bob', role('rb', { type: 'READWRITE', key: 'k' }))
@@ -117,7 +117,7 @@ const EFFECT_CASES: readonly Case[] = [
   },
 ]
 
-// ---- token expiry ----
+// Token expiry
 
 const TTL_CASES: readonly Case[] = [
   {

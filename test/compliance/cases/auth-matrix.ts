@@ -11,7 +11,7 @@ import {
   memberListOp, moveLeaderOp, putOp, rangeOp, roleGetOp, SEED_KEYS, statusOp, txnOp, userGetOp, watchOp,
 } from './auth-ops.js'
 
-// ---- the users ----
+// The users
 
 const rw = (type: PermissionType, key: string, end?: string): Grant => (end === undefined ? { type, key } : { type, key, end })
 const one = (name: string, ...grants: Grant[]): UserSpec => ({ name, roles: [{ name: `${name}-role`, grants }] })
@@ -220,7 +220,7 @@ export const MATRIX_CASES: readonly Case[] = [
   ]),
 ]
 
-// ---- builders for the auth cases ----
+// Builders for the auth cases
 
 /** A user with these roles. */
 export const user = (name: string, ...roles: RoleSpec[]): UserSpec => ({ name, roles })

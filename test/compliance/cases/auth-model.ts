@@ -11,7 +11,7 @@ import type { PermissionType } from '../../../src/etcdserver/types.js'
 import { ClientError, type EtcdTestClient } from '../harness/client.js'
 import type { MatrixCell, WantError } from '../harness/case.js'
 
-// ---- errors ----
+// Errors
 
 /** etcd's auth errors, verbatim (rpctypes), with their gRPC status. */
 export const AUTH_ERR = {
@@ -57,7 +57,7 @@ export function refusalReason(e: WantError): string {
   return `rpc error: code = ${name} desc = ${e.message}`
 }
 
-// ---- the model ----
+// The model
 
 /** A permission as granted: `end` absent is the single key, "\0" every key from `key` on. */
 export interface Grant {

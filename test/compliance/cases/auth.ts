@@ -12,14 +12,14 @@ import { LIVE_CASES } from './auth-live.js'
 import { FIXED_CASES } from './auth-fixes.js'
 import { nonEmptyString, type Loose } from '../harness/match.js'
 
-// ---- builders ----
+// Builders
 
 const done = (rev = 1): { readonly want: { readonly rev: number } } => ({ want: { rev } })
 /** A permission as RoleGet answers it (bytes as latin1 strings). */
 const perm = (permType: Permission['permType'], key: string, rangeEnd = ''): Loose<Permission> => ({ permType, key, rangeEnd })
 const ROOT_PW = password(ROOT)
 
-// ---- the Auth service ----
+// The Auth service
 
 const ENABLE_CASES: readonly Case[] = [
   {
@@ -219,7 +219,7 @@ const USER_ROLE_CASES: readonly Case[] = [
   },
 ]
 
-// ---- authentication ----
+// Authentication
 
 const AUTHENTICATE_CASES: readonly Case[] = [
   {

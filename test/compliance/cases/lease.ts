@@ -22,7 +22,7 @@ const MIN_TTL = 2
 const MAX_TTL = 9_000_000_000
 const S = 's'
 
-// ---- builders ----
+// Builders
 
 /** Seed: grant lease `id` (TTL 600 unless given); must succeed. */
 const grant = (id: bigint, ttl = TTL): Step => ({ leaseGrant: { id, ttl } })

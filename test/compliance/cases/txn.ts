@@ -12,7 +12,7 @@ export const txn = (req: TxnRequest, want: Want<TxnResponse>): Step => ({ txn: r
 /** A txn with only compares and empty branches: the step checks `succeeded` and that no revision was taken. */
 const probe = (compare: Compare[], rev: number, succeeded: boolean): Step => txn({ compare }, { rev, succeeded, responses: [] })
 
-// ---- compare matrix: k has create 2, mod 3, version 2, value 'm', lease 0 (at revision 3) ----
+// Compare matrix: k has create 2, mod 3, version 2, value 'm', lease 0 (at revision 3)
 const KSEED = puts(['k', 'a'], ['k', 'm'])
 /** For each target: an operand below, equal to, and above k's field. */
 const OPERANDS: Readonly<Record<Exclude<CompareTarget, 'UNKNOWN'>, readonly [number | bigint | string, number | bigint | string, number | bigint | string]>> = {

@@ -17,7 +17,7 @@ import type {
   MemberListResponse, MoveLeaderRequest, MoveLeaderResponse, StatusResponse,
 } from './client.js'
 import type { Loose, Matcher } from './match.js'
-// ---- Auth ----
+// Auth
 import type {
   AuthDisableResponse, AuthEnableResponse, AuthenticateRequest, AuthenticateResponse, AuthHeaderResponse,
   AuthRoleAddRequest, AuthRoleDeleteRequest, AuthRoleGetRequest, AuthRoleGetResponse, AuthRoleGrantPermissionRequest,
@@ -26,7 +26,6 @@ import type {
   AuthUserListResponse, AuthUserRevokeRoleRequest,
 } from '../../../src/etcdserver/types.js'
 import type { EtcdTestClient, ServerOptions } from './client.js'
-// ---- end Auth ----
 
 /** A value as the suite compares it: bytes become latin1 strings, undefined fields disappear. */
 export type View<T> = T extends Uint8Array
@@ -130,7 +129,6 @@ export type MaintenanceStep =
   | ({ readonly moveLeader: WithRef<MoveLeaderRequest, 'targetId'> } & LooseCheck<MoveLeaderResponse>)
   | ({ readonly memberList: true } & LooseCheck<MemberListResponse>)
 
-// ---- Auth ----
 /** Names the client a step runs on: a principal an earlier login or useToken step made; absent: the case's own client. */
 interface As {
   readonly as?: string
@@ -201,7 +199,6 @@ export type AuthStep =
   | { readonly matrix: readonly MatrixRow[] }
   | { readonly expireToken: string; readonly user: string; readonly password: string; readonly ttl: number }
   | { readonly advanceMs: number }
-// ---- end Auth ----
 
 export type Step = KvStep | WatchStep | LeaseStep | MaintenanceStep | AuthStep
 
@@ -218,7 +215,6 @@ export interface Case {
    * that release on purpose): an oracle older than `version` skips the case, saying `why`.
    */
   readonly fixedIn?: { readonly version: string; readonly why: string }
-  // ---- Auth ----
   /** How the case's server is configured (e.g. a short token TTL); absent: the adapter's defaults. */
   readonly server?: ServerOptions
   /**
@@ -226,10 +222,9 @@ export interface Case {
    * oracle skips the case, saying why.
    */
   readonly deviation?: string
-  // ---- end Auth ----
 }
 
-// ---- builders ----
+// Builders
 
 /** Bytes from a latin1 string, as a plain Uint8Array (not a Buffer: the domain type is Uint8Array). */
 export const b = (s: string): Uint8Array => new Uint8Array(Buffer.from(s, 'latin1'))

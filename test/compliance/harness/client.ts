@@ -8,7 +8,7 @@ import type {
   RangeResponse, ResponseHeader, TxnRequest, TxnResponse,
 } from '../../../src/etcdserver/types.js'
 import type { TestWatchStream } from '../../helpers/watch-stream.js'
-// ---- Auth ----
+// Auth
 import type {
   AuthDisableResponse, AuthEnableResponse, AuthenticateRequest, AuthenticateResponse, AuthHeaderResponse,
   AuthRoleAddRequest, AuthRoleDeleteRequest, AuthRoleGetRequest, AuthRoleGetResponse, AuthRoleGrantPermissionRequest,
@@ -16,7 +16,6 @@ import type {
   AuthUserChangePasswordRequest, AuthUserDeleteRequest, AuthUserGetRequest, AuthUserGetResponse, AuthUserGrantRoleRequest,
   AuthUserListResponse, AuthUserRevokeRoleRequest, MemberAddRequest,
 } from '../../../src/etcdserver/types.js'
-// ---- end Auth ----
 
 /**
  * The one error shape every adapter throws for a failed call: the gRPC status code (numeric, as in
@@ -68,7 +67,6 @@ export interface EtcdTestClient {
   moveLeader(req: MoveLeaderRequest): Promise<MoveLeaderResponse>
   memberList(): Promise<MemberListResponse>
 
-  // ---- Auth ----
   // The Auth service (needs supports.auth). Every call acts as this client's principal: none for the client
   // a factory returns, the user for one from login(), the token for one from withToken().
   authEnable(): Promise<AuthEnableResponse>
@@ -109,12 +107,10 @@ export interface EtcdTestClient {
    * server on a ManualClock: supports.manualClock).
    */
   readonly advanceTime?: (ms: number) => Promise<void>
-  // ---- end Auth ----
 
   close(): Promise<void>
 }
 
-// ---- Auth ----
 /** What login() resolves with. */
 export interface LoggedIn {
   readonly client: EtcdTestClient
@@ -130,7 +126,6 @@ export interface ServerOptions {
 
 /** bcrypt cost every adapter's server uses: the minimum, so users and logins stay cheap. */
 export const TEST_BCRYPT_COST = 4
-// ---- end Auth ----
 
 // The suite's own shapes of the Maintenance and Cluster messages (etcd's rpc.proto, camelCase; int64
 // counters as numbers, IDs as bigints). The adapters convert to them, so the suite does not depend on how
@@ -202,9 +197,7 @@ export interface MemberListResponse {
 }
 
 /** Starts a fresh server (empty store at revision 1) and returns a client bound to it. */
-// ---- Auth ---- (the optional server options)
 export type ClientFactory = (server?: ServerOptions) => Promise<EtcdTestClient>
-// ---- end Auth ----
 
 /** Capabilities a case may require; an adapter lacking one skips that case with the reason. */
 export interface Supports {
@@ -220,7 +213,6 @@ export interface Supports {
   readonly maintenance: boolean
   /** The client hands a NOSPACE error (RESOURCE_EXHAUSTED, "database space exceeded") back to the caller. */
   readonly noSpaceErrors: boolean
-  // ---- Auth ----
   /** The Auth service and its enforcement on every service; login(). */
   readonly auth: boolean
   /** AuthStatus (etcd 3.5+; etcd 3.4 answers UNIMPLEMENTED). */
@@ -240,7 +232,6 @@ export interface Supports {
   readonly authHardened: boolean
   /** etcd 3.4.23's rules before that hardening: those calls are open to anyone (the reference etcd). */
   readonly authLegacy: boolean
-  // ---- end Auth ----
 }
 
 export type Feature = keyof Supports
@@ -265,8 +256,7 @@ export interface Adapter {
 
 export const SUPPORTS_ALL: Supports = {
   nestedTxn: true, requestSizeLimit: true, physicalCompaction: true, lease: true, maintenance: true, noSpaceErrors: true,
-  // ---- Auth ----
+  // Auth
   auth: true, authStatus: true, authToken: true, memberAdd: true, manualClock: false, unknownErrors: true,
   authHardened: true, authLegacy: false,
-  // ---- end Auth ----
 }

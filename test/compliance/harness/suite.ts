@@ -14,10 +14,9 @@ import { isWatchStep, WatchSession } from './watch-steps.js'
 import { CallSession, isCallStep } from './call-steps.js'
 import { LEASE_CASES } from '../cases/lease.js'
 import { MAINTENANCE_CASES } from '../cases/maintenance.js'
-// ---- Auth ----
+// Auth
 import { AUTH_CASES } from '../cases/auth.js'
 import { AuthSession, isAuthStep } from './auth-steps.js'
-// ---- end Auth ----
 
 /** Every case, grouped as the report shows them. */
 export const GROUPS: ReadonlyArray<readonly [string, readonly Case[]]> = [
@@ -28,11 +27,9 @@ export const GROUPS: ReadonlyArray<readonly [string, readonly Case[]]> = [
   ['watch', WATCH_CASES],
   ['lease', LEASE_CASES],
   ['maintenance', MAINTENANCE_CASES],
-  // ---- Auth ----
+  // Auth
   ['auth', AUTH_CASES],
-  // ---- end Auth ----
 ]
-
 
 /** Bytes -> latin1 strings, drop undefined fields, plain objects only: what deepStrictEqual compares. */
 export function view(x: unknown): unknown {
@@ -89,17 +86,15 @@ export async function runSteps(c: EtcdTestClient, steps: readonly Step[]): Promi
   const ids = new HeaderIdentity()
   const watches = new WatchSession(c, view, (h, where) => ids.check(h, where))
   const calls = new CallSession(c, view, (h, where) => ids.check(h, where))
-  // ---- Auth ----
+  // Auth
   const auth = new AuthSession(c, view, (h, where) => ids.check(h, where), (client, s, where) => runKvStep(client, s, ids, where))
-  // ---- end Auth ----
   try {
     for (const [i, s] of steps.entries()) {
-      // ---- Auth ----
+      // Auth
       if (isAuthStep(s)) {
         await auth.run(s, `step ${i + 1}`)
         continue
       }
-      // ---- end Auth ----
       if (isWatchStep(s)) {
         await watches.run(s, `step ${i + 1} (watch stream ${s.stream})`)
         continue
@@ -116,18 +111,15 @@ export async function runSteps(c: EtcdTestClient, steps: readonly Step[]): Promi
       else if ('err' in got) assert.fail(`${where}: seed step failed: ${got.err.code} ${got.err.message}`)
     }
     watches.assertDrained()
-    // ---- Auth ----
+    // Auth
     auth.assertDrained()
-    // ---- end Auth ----
   } finally {
     watches.close()
-    // ---- Auth ----
+    // Auth
     await auth.close()
-    // ---- end Auth ----
   }
 }
 
-// ---- Auth ----
 /** One KV step on `c` (a principal's client), checked exactly as runSteps checks one on the case's client. */
 async function runKvStep(c: EtcdTestClient, s: KvStep, ids: HeaderIdentity, where: string): Promise<void> {
   const { name, p } = send(c, s)
@@ -137,7 +129,6 @@ async function runKvStep(c: EtcdTestClient, s: KvStep, ids: HeaderIdentity, wher
   else if (s.want !== undefined) assert.deepStrictEqual(got, { ok: s.want }, `${at}: want response`)
   else if ('err' in got) assert.fail(`${at}: seed step failed: ${got.err.code} ${got.err.message}`)
 }
-// ---- end Auth ----
 
 /** a < b for dotted release numbers ("3.4.23" < "3.4.25"). */
 function olderThan(a: string, b: string): boolean {
@@ -154,9 +145,8 @@ function olderThan(a: string, b: string): boolean {
 function skipReason(opts: Adapter, c: Case): string | undefined {
   const missing = (c.requires ?? []).filter((f) => !opts.supports[f])
   if (missing.length > 0) return `${opts.name} does not support ${missing.join(', ')}`
-  // ---- Auth ----
+  // Auth
   if (c.deviation !== undefined && opts.oracle === true) return `a deliberate etcdlite deviation: ${c.deviation}`
-  // ---- end Auth ----
   const v = opts.etcdVersion
   if (c.fixedIn !== undefined && v !== undefined && olderThan(v, c.fixedIn.version)) {
     return `etcd ${v} predates ${c.fixedIn.version}: ${c.fixedIn.why}`
@@ -180,7 +170,7 @@ export function runComplianceSuite(opts: SuiteOptions): void {
           const skip = skipReason(opts, c)
           const todo = opts.oracle === true ? undefined : c.todo
           it(c.name, { ...(skip === undefined ? {} : { skip }), ...(todo === undefined ? {} : { todo }) }, async () => {
-            const client = await factory(c.server) // ---- Auth ---- (c.server)
+            const client = await factory(c.server)
             try {
               await runSteps(client, c.steps)
             } finally {

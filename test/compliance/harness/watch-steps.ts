@@ -16,7 +16,7 @@ const NEXT_TIMEOUT_MS = 5000
 /** The window of a `silent` step: long enough for a stray response to show up, short enough to be cheap. */
 export const SILENCE_MS = 250
 
-// ---- requests ----
+// Requests
 
 /** A create request on [key, rangeEnd) (rangeEnd absent: the single key; "\0": every key >= key). */
 export const watchKey = (key: string, rangeEnd?: string, o: Omit<WatchCreateRequest, 'key' | 'rangeEnd'> = {}): WatchRequest =>
@@ -24,7 +24,7 @@ export const watchKey = (key: string, rangeEnd?: string, o: Omit<WatchCreateRequ
 export const cancelWatch = (watchId: number): WatchRequest => ({ type: 'cancel', watchId })
 export const PROGRESS: WatchRequest = { type: 'progress' }
 
-// ---- expected responses ----
+// Expected responses
 
 const BASE = { watchId: 0, created: false, canceled: false, compactRevision: 0, cancelReason: '', fragment: false, events: [] }
 
@@ -52,7 +52,7 @@ export const delEv = (key: string, modRevision: number, prevKv?: View<KeyValue>)
   return prevKv === undefined ? { type: 'DELETE', kv } : { type: 'DELETE', kv, prevKv }
 }
 
-// ---- steps ----
+// Steps
 
 export const send = (stream: string, req: WatchRequest): Step => ({ stream, send: req })
 export const expect = (stream: string, ...want: WantWatch[]): Step => ({ stream, expect: want })
@@ -63,7 +63,7 @@ export const closeStream = (stream: string): Step => ({ stream, close: true })
 export const watch = (stream: string, req: WatchRequest, watchId: number, rev: number): Step[] =>
   [send(stream, req), expect(stream, created(watchId, rev))]
 
-// ---- running ----
+// Running
 
 /** The suite's view(): the compared form of a response (bytes as latin1 strings, no undefined fields). */
 export type Viewer = (x: unknown) => unknown

@@ -81,7 +81,6 @@ describe('the affine order and adt.Interval.Compare', () => {
   })
 })
 
-// ---------------------------------------------------------------------------------------------------
 // Permissions -> intervals (etcd's getMergedPerms) and the two kinds of check.
 
 const none = new Uint8Array(0)
@@ -152,7 +151,6 @@ describe('RangePermCache', () => {
   })
 })
 
-// ---------------------------------------------------------------------------------------------------
 // Properties. Keys from a small alphabet so that intervals meet, nest and share ends often.
 
 const keyArb = fc.array(fc.constantFrom(0x00, 0x61, 0x62, 0x63, 0xff), { minLength: 1, maxLength: 3 }).map((a) => new Uint8Array(a))

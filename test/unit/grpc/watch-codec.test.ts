@@ -29,7 +29,6 @@ const OBJ = { longs: String, enums: String, bytes: Buffer, defaults: true, array
 /** Enums as numbers: a filter number protobufjs has no name for stays visible. */
 const OBJ_NUM = { ...OBJ, enums: Number } as const
 
-// ---------------------------------------------------------------------------------------------------
 // Raw protobuf pieces, for what protobufjs does not write: unpacked repeated enums, unknown fields, and
 // several oneof members in one message.
 
@@ -65,7 +64,6 @@ function unknownField(r: Prng, minField: number): Buffer {
 const INT64S = ['0', '1', '-1', '2', '127', '128', '300', '2147483648', '9007199254740991', '-9007199254740991', '9223372036854775807', '-9223372036854775808']
 const bytes = (r: Prng, max = 20): Buffer => Buffer.from(Array.from({ length: r.chance(0.25) ? 0 : r.int(max) }, () => r.int(256)))
 
-// ---------------------------------------------------------------------------------------------------
 // The oracle for requests: protobufjs's reading of one member, turned into the domain shape by hand.
 
 interface PbCreate {
@@ -217,7 +215,6 @@ describe('Watch wire codec: requests', () => {
   })
 })
 
-// ---------------------------------------------------------------------------------------------------
 // Responses: our bytes, read by protobufjs, equal what protobufjs makes of the same response.
 
 const pbKv = (kv: KeyValue): object => ({

@@ -37,7 +37,6 @@ function matched(g: WatcherGroup, key: Uint8Array): number[] {
 
 const bruteMatched = (members: Iterable<Watcher>, key: Uint8Array): number[] => ids([...members].filter((w) => watches(w, key)))
 
-// ---------------------------------------------------------------------------------------------------
 // Keys: a small alphabet with the extreme bytes, short keys and keys under a shared prefix longer than
 // the interval tree's ordinal, so many distinct keys collide numerically and only the exact compare splits them.
 
@@ -168,7 +167,6 @@ describe('WatcherGroup', () => {
   }
 })
 
-// ---------------------------------------------------------------------------------------------------
 // Batching
 
 const put = (key: string, rev: number): Event => ({

@@ -27,7 +27,6 @@ const show = (v: Uint8Array): string => {
 }
 const showEnd = (e: End | undefined): string => (e === undefined ? 'undefined' : e === FROM_KEY ? 'FROM_KEY' : show(e))
 
-// ---------------------------------------------------------------------------------------------------
 // The oracle: a list of (key, end, value) triples, scanned in full.
 
 interface Entry {
@@ -77,7 +76,6 @@ function stabAll(t: IntervalTree<number>, p: Uint8Array): number[] {
   return got.sort((a, b) => a - b)
 }
 
-// ---------------------------------------------------------------------------------------------------
 
 describe('ordinal', () => {
   const ordered: Uint8Array[] = [
@@ -247,7 +245,6 @@ describe('IntervalTree', () => {
     assert.deepEqual(stabAll(t, enc('y')), [2])
   })
 
-  // -------------------------------------------------------------------------------------------------
   // Property: any op sequence gives the list model's answers.
 
   const byte = fc.constantFrom(0x00, 0x01, 0x61, 0x62, 0xfe, 0xff)
@@ -323,7 +320,6 @@ describe('IntervalTree', () => {
     )
   })
 
-  // -------------------------------------------------------------------------------------------------
   // Bulk: a few thousand etcd-like ranges (prefixes, from-key, single keys), a third deleted again.
 
   for (const seed of seedsFromEnv('IT_BULK_SEEDS', [1, 2])) {

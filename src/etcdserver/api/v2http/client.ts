@@ -148,7 +148,7 @@ export function newClientHandler(v2: V2Server, basic: BasicHandlers): RequestLis
   }
 }
 
-// ---- /v2/keys ----
+// /v2/keys
 
 /** getUint64 / getBool: the first value of a field, when present. */
 const first = (form: Values, key: string): string | undefined => form.get(key)?.[0]
@@ -307,7 +307,7 @@ async function serveKeys(v2: V2Server, r: GoRequest, w: GoResponse): Promise<voi
   else writeKeyError(w, new Error('received response with no Event/Watcher'))
 }
 
-// ---- /v2/machines, /v2/members, /v2/stats ----
+// /v2/machines, /v2/members, /v2/stats
 
 function serveMachines(v2: V2Server, r: GoRequest, w: GoResponse): void {
   if (!allowMethod(w, r.method, 'GET', 'HEAD')) return

@@ -74,7 +74,7 @@ export class V2Store implements NodeStore {
     this.readonly = new Set([...namespaces, '/'])
   }
 
-  // ---- NodeStore ----
+  // NodeStore
   noteWritten(n: V2Node): void {
     this.changes.nodes.set(n.path, n)
   }
@@ -82,7 +82,6 @@ export class V2Store implements NodeStore {
   noteRemoved(n: V2Node): void {
     this.changes.nodes.set(n.path, null)
   }
-  // ---- end NodeStore ----
 
   /** Everything written since the last call. */
   takeChanges(): StoreChanges {
@@ -269,7 +268,7 @@ export class V2Store implements NodeStore {
     }
   }
 
-  // ---- recovery: rebuilding the store from what was persisted ----
+  // Recovery: rebuilding the store from what was persisted
 
   /** Attach a persisted node under its parent (parents come first: a path sorts before its children). */
   restoreNode(path: string, dir: boolean, value: string, createdIndex: number, modifiedIndex: number, expireTime: bigint | undefined): void {
@@ -292,7 +291,7 @@ export class V2Store implements NodeStore {
     this.watcherHub.add(e)
   }
 
-  // ---- internals ----
+  // Internals
 
   /** Run an operation, counting it as etcd's deferred check does (see FailMark), and rethrow its error. */
   private counted<T>(ok: StatField, failed: StatField, op: (fail: FailMark) => T): T {

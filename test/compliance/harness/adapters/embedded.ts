@@ -5,10 +5,9 @@ import type { LeaseKeepAliveResponse } from '../../../../src/etcdserver/types.js
 import { TO_GRPC } from '../../../../src/grpc/status.js'
 import { EtcdError } from '../../../../src/pkg/errors.js'
 import { ClientError, SUPPORTS_ALL, type Adapter, type EtcdTestClient } from '../client.js'
-// ---- Auth ----
+// Auth
 import { ManualClock } from '../../../../src/pkg/clock.js'
 import { TEST_BCRYPT_COST } from '../client.js'
-// ---- end Auth ----
 import { embeddedWatchStream } from './embedded-watch.js'
 
 async function mapped<T>(p: () => Promise<T>): Promise<T> {
@@ -27,9 +26,8 @@ async function mapped<T>(p: () => Promise<T>): Promise<T> {
  * stop the server for the factory's client, nothing for a view's.
  */
 function embeddedClient(etcd: Etcd, dispose: () => Promise<void>, clock?: ManualClock): EtcdTestClient {
-  // ---- Auth ----
+  // Auth
   const view = (token: string): EtcdTestClient => embeddedClient(etcd.withToken(token), () => Promise.resolve())
-  // ---- end Auth ----
   return {
     range: (r) => mapped(() => etcd.range(r)),
     put: (r) => mapped(() => etcd.put(r)),
@@ -56,7 +54,7 @@ function embeddedClient(etcd: Etcd, dispose: () => Promise<void>, clock?: Manual
     defragment: () => mapped(async () => (await etcd.defragment(), {})),
     moveLeader: (r) => mapped(async () => (await etcd.moveLeader(r), {})),
     memberList: () => mapped(() => etcd.memberList()),
-    // ---- Auth ----
+    // Auth
     authEnable: () => mapped(() => etcd.authEnable()),
     authDisable: () => mapped(() => etcd.authDisable()),
     authStatus: () => mapped(() => etcd.authStatus()),
@@ -87,14 +85,13 @@ function embeddedClient(etcd: Etcd, dispose: () => Promise<void>, clock?: Manual
         return n
       }),
     ...(clock === undefined ? {} : { advanceTime: (ms: number) => clock.advance(ms) }),
-    // ---- end Auth ----
     close: dispose,
   }
 }
 
 export const embeddedAdapter: Adapter = {
   name: 'embedded',
-  // ---- Auth ----
+  // Auth
   supports: { ...SUPPORTS_ALL, memberAdd: false, manualClock: true },
   async factory(server): Promise<EtcdTestClient> {
     // A short token TTL runs on a ManualClock, so a case moves time instead of waiting for it.
@@ -106,5 +103,4 @@ export const embeddedAdapter: Adapter = {
     })
     return embeddedClient(etcd, () => etcd.close(), clock)
   },
-  // ---- end Auth ----
 }

@@ -8,7 +8,7 @@ import {
   GRPCNotFoundError, GRPCNotImplementedError, GRPCOutOfRangeError, GRPCResourceExhastedError,
   GRPCUnauthenticatedError, GRPCUnavailableError, GRPCUnknownError, EtcdPermissionDeniedError,
 } from 'etcd3'
-// ---- Auth ----
+// Auth
 import {
   EtcdAuthenticationFailedError, EtcdInvalidAuthTokenError, EtcdRoleExistsError, EtcdRoleNotFoundError,
   EtcdRoleNotGrantedError, EtcdUserExistsError, EtcdUserNotFoundError, type IOptions,
@@ -18,7 +18,6 @@ import {
   fromPbAuthenticate, fromPbAuthStatus, fromPbHeaderOnly, fromPbRoleGet, fromPbRoleList, fromPbUserGet, fromPbUserList,
   toPbMemberAdd, toPbRoleGrantPermission, toPbRoleRevokePermission, toPbUserAdd, toPbUserChangePassword,
 } from './pb-auth.js'
-// ---- end Auth ----
 import { openEtcd } from '../../../../src/embed/etcd.js'
 import { ClientError, SUPPORTS_ALL, type Adapter, type EtcdTestClient } from '../client.js'
 import { etcd3WatchStream } from './etcd3-watch.js'
@@ -45,7 +44,6 @@ const STATUS_TEXT = /^(\d+) [A-Z_]+: ([\s\S]*)$/
 /** etcd3 matches "etcdserver: requested lease not found" and wraps the whole text in its own sentence. */
 const LEASE_TEXT = /^Lease ([\s\S]*) is expired or revoked$/
 
-// ---- Auth ----
 /**
  * etcd3 picks these classes by the message text alone (its grpcMessageToError) and drops the status code; the
  * code is still in the message grpc-js wrote ("9 FAILED_PRECONDITION: etcdserver: role name not found").
@@ -71,17 +69,15 @@ function uncastStatus(e: Error): ClientError | undefined {
   const { code, details } = e as Error & { code?: unknown; details?: unknown }
   return e.constructor === Error && typeof code === 'number' && typeof details === 'string' ? new ClientError(code, details) : undefined
 }
-// ---- end Auth ----
 
 function toClientError(e: Error): ClientError | undefined {
-  // ---- Auth ----
+  // Auth
   if (MESSAGE_CLASSES.some((cls) => e instanceof cls)) {
     const m = STATUS_TEXT.exec(e.message)
     return m?.[1] === undefined || m[2] === undefined ? undefined : new ClientError(Number(m[1]), m[2])
   }
   const plain = uncastStatus(e)
   if (plain !== undefined) return plain
-  // ---- end Auth ----
   if (e instanceof EtcdLeaseInvalidError) {
     const inner = LEASE_TEXT.exec(e.message)?.[1]
     const m = inner === undefined ? null : STATUS_TEXT.exec(inner)
@@ -120,9 +116,8 @@ export function etcd3TestClient(endpoint: string, dispose: () => Promise<void>, 
   // So HashKV goes through the same pool (etcd3's connection, retry policy and decoder) by its real name.
   const pool = (client as unknown as { readonly pool: { exec(service: 'Maintenance', method: string, payload: unknown): Promise<unknown> } }).pool
   const toError = (e: unknown): Error => (e instanceof Error ? (toClientError(e) ?? e) : new Error(String(e)))
-  // ---- Auth ----
+  // Auth
   const streamPool = (client as unknown as { readonly pool: SnapshotPool }).pool
-  // ---- end Auth ----
   return {
     range: (r) => call(() => kv.range(toPbRange(r)), fromPbRange),
     put: (r) => call(() => kv.put(toPbPut(r)), fromPbPut),
@@ -146,7 +141,7 @@ export function etcd3TestClient(endpoint: string, dispose: () => Promise<void>, 
     defragment: () => call(() => mnt.defragment(), fromPbDefragment),
     moveLeader: (r) => call(() => mnt.moveLeader(toPbMoveLeader(r)), fromPbMoveLeader),
     memberList: () => call(() => client.cluster.memberList({}), fromPbMemberList),
-    // ---- Auth ----
+    // Auth
     authEnable: () => call(() => client.auth.authEnable(), fromPbHeaderOnly),
     authDisable: () => call(() => client.auth.authDisable(), fromPbHeaderOnly),
     authStatus: () => call(() => client.auth.authStatus(), fromPbAuthStatus),
@@ -189,7 +184,6 @@ export function etcd3TestClient(endpoint: string, dispose: () => Promise<void>, 
           ),
         (n) => n as number,
       ),
-    // ---- end Auth ----
     async close() {
       client.close()
       await dispose()
@@ -201,13 +195,12 @@ export const etcd3Adapter: Adapter = {
   name: 'etcd3',
   // etcd3 takes RESOURCE_EXHAUSTED for a transient fault: it retries the call and then opens its circuit
   // breaker, so the NOSPACE error never reaches the caller and every later call fails.
-  // ---- Auth ---- (etcd3 manages its own token: no raw tokens, so no token-level cases)
+  // etcd3 manages its own token: no raw tokens, so no token-level cases.
   // (etcd3 also takes UNKNOWN for a transient fault: it retries and opens its circuit breaker.)
   supports: { ...SUPPORTS_ALL, noSpaceErrors: false, authToken: false, unknownErrors: false },
   async factory(server): Promise<EtcdTestClient> {
     const ttl = server?.authTokenTtl === undefined ? {} : { authTokenTtl: server.authTokenTtl }
     const etcd = await openEtcd({ memory: true, bcryptCost: TEST_BCRYPT_COST, ...ttl })
-    // ---- end Auth ----
     try {
       const { endpoint } = await etcd.listen({ port: 0 })
       return etcd3TestClient(endpoint, () => etcd.close())

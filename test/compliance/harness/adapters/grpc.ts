@@ -6,11 +6,10 @@ import { rawTestClient } from './raw.js'
 export const grpcAdapter: Adapter = {
   name: 'grpc',
   supports: SUPPORTS_ALL,
-  // ---- Auth ----
+  // Auth
   async factory(server) {
     const ttl = server?.authTokenTtl === undefined ? {} : { authTokenTtl: server.authTokenTtl }
     const etcd = await openEtcd({ memory: true, bcryptCost: TEST_BCRYPT_COST, ...ttl })
-    // ---- end Auth ----
     try {
       const { endpoint } = await etcd.listen({ port: 0 })
       return rawTestClient(endpoint, () => etcd.close())

@@ -161,7 +161,7 @@ export function toPbCompaction(r: CompactionRequest): PbCompactionRequest {
   return o
 }
 
-// ---- responses: narrowed from unknown ----
+// Responses: narrowed from unknown
 
 type Obj = Readonly<Record<string, unknown>>
 
@@ -256,7 +256,7 @@ export function fromPbCompaction(x: unknown): CompactionResponse {
   return { header: header(obj(x, 'CompactionResponse')) }
 }
 
-// ---- watch ----
+// Watch
 
 const WATCH_FILTER: Readonly<Record<WatchFilter, number>> = { NOPUT: 0, NODELETE: 1 }
 
@@ -321,7 +321,7 @@ export function fromPbWatchResponse(x: unknown): WatchResponse {
   }
 }
 
-// ---- lease ----
+// Lease
 
 export interface PbLeaseGrantRequest {
   TTL: string
@@ -377,7 +377,7 @@ export function fromPbLeaseLeases(x: unknown): LeaseLeasesResponse {
   return { header: header(o), leases: list(o, 'leases').map((l) => ({ id: big(obj(l, 'LeaseStatus'), 'ID') })) }
 }
 
-// ---- maintenance and cluster ----
+// Maintenance and cluster
 
 // Numbers from etcd's rpc.proto; etcd3's copy renames the enum values (Get, Nospace, ...), so requests
 // send numbers and responses are read by name, case-insensitively.

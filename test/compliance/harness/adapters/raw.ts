@@ -7,12 +7,11 @@ import { loadEtcdProto } from '../../../../src/grpc/proto.js'
 import { unary, type UnaryCall } from '../../../helpers/grpc-client.js'
 import { rawWatchStream } from '../../../helpers/watch-stream.js'
 import { ClientError, type EtcdTestClient } from '../client.js'
-// ---- Auth ----
+// Auth
 import {
   fromPbAuthenticate, fromPbAuthStatus, fromPbHeaderOnly, fromPbRoleGet, fromPbRoleList, fromPbUserGet, fromPbUserList,
   toPbMemberAdd, toPbRoleGrantPermission, toPbRoleRevokePermission, toPbUserAdd, toPbUserChangePassword,
 } from './pb-auth.js'
-// ---- end Auth ----
 import {
   fromPbAlarm, fromPbCompaction, fromPbDefragment, fromPbDeleteRange, fromPbHash, fromPbHashKv, fromPbLeaseGrant,
   fromPbLeaseKeepAlive, fromPbLeaseLeases, fromPbLeaseRevoke, fromPbLeaseTimeToLive, fromPbMemberList, fromPbMoveLeader,
@@ -89,7 +88,6 @@ export function keepAliveExchange<T>(
   })
 }
 
-// ---- Auth ----
 /** A client interceptor that puts `token` into the metadata of every call, unary and streaming alike. */
 function tokenInterceptor(token: string): grpc.Interceptor {
   return (options, nextCall) =>
@@ -116,7 +114,6 @@ function snapshotBytes(mnt: grpc.Client): Promise<number> {
     stream.on('end', () => resolve(n))
   })
 }
-// ---- end Auth ----
 
 /**
  * Bind raw KV, Watch, Lease, Maintenance, Cluster and Auth clients to `endpoint`; `close()` closes them all
@@ -126,20 +123,18 @@ function snapshotBytes(mnt: grpc.Client): Promise<number> {
 export function rawTestClient(endpoint: string, dispose: () => Promise<void>, token?: string): EtcdTestClient {
   const proto = loadEtcdProto().etcdserverpb
   const creds = grpc.credentials.createInsecure()
-  // ---- Auth ---- (every client carries the token)
+  // Every client carries the token.
   const opts: grpc.ClientOptions = token === undefined ? {} : { interceptors: [tokenInterceptor(token)] }
   const kv = new proto.KV(endpoint, creds, opts)
   const w = new proto.Watch(endpoint, creds, opts)
   const auth = new proto.Auth(endpoint, creds, opts)
-  // ---- end Auth ----
   const lease = new proto.Lease(endpoint, creds, opts)
   const mnt = new proto.Maintenance(endpoint, creds, opts)
   const cluster = new proto.Cluster(endpoint, creds, opts)
   const u = (client: grpc.Client, method: string): UnaryCall => unary(client, method)
-  // ---- Auth ----
+  // Auth
   const a = <T>(method: string, req: object, parse: (x: unknown) => T): Promise<T> => call(u(auth, method), req, parse)
   const derived = (t: string): EtcdTestClient => rawTestClient(endpoint, () => Promise.resolve(), t)
-  // ---- end Auth ----
   return {
     range: (r) => call(u(kv, 'Range'), toPbRange(r), fromPbRange),
     put: (r) => call(u(kv, 'Put'), toPbPut(r), fromPbPut),
@@ -159,7 +154,7 @@ export function rawTestClient(endpoint: string, dispose: () => Promise<void>, to
     defragment: () => call(u(mnt, 'Defragment'), {}, fromPbDefragment),
     moveLeader: (r) => call(u(mnt, 'MoveLeader'), toPbMoveLeader(r), fromPbMoveLeader),
     memberList: () => call(u(cluster, 'MemberList'), {}, fromPbMemberList),
-    // ---- Auth ----
+    // Auth
     authEnable: () => a('AuthEnable', {}, fromPbHeaderOnly),
     authDisable: () => a('AuthDisable', {}, fromPbHeaderOnly),
     authStatus: () => a('AuthStatus', {}, fromPbAuthStatus),
@@ -184,7 +179,6 @@ export function rawTestClient(endpoint: string, dispose: () => Promise<void>, to
     withToken: derived,
     memberAdd: (r) => call(u(cluster, 'MemberAdd'), toPbMemberAdd(r), fromPbMemberList),
     snapshot: () => snapshotBytes(mnt),
-    // ---- end Auth ----
     async close() {
       kv.close()
       w.close()

@@ -16,19 +16,17 @@ const version = present ? etcdVersion() : undefined
 
 export const referenceAdapter: Adapter = {
   name: 'reference (real etcd)',
-  // ---- Auth ---- (AuthStatus came with etcd 3.5: 3.4 answers UNIMPLEMENTED "unknown method AuthStatus")
+  // AuthStatus came with etcd 3.5: 3.4 answers UNIMPLEMENTED "unknown method AuthStatus".
   supports: { ...SUPPORTS_ALL, authStatus: false, authHardened: false, authLegacy: true },
-  // ---- end Auth ----
   oracle: true,
   ...(version === undefined ? {} : { etcdVersion: version }),
   // A start is dominated by the first election (~0.4 s); cases are independent, so run several at once.
   concurrency: 8,
   ...(present ? {} : { skip: 'no `etcd` binary on PATH (install Debian etcd-server 3.4 to run the reference suite)' }),
-  // ---- Auth ----
+  // Auth
   async factory(server) {
     const ttl = server?.authTokenTtl === undefined ? [] : ['--auth-token-ttl', String(server.authTokenTtl)]
     const etcd = await startReferenceEtcd(['--bcrypt-cost', String(TEST_BCRYPT_COST), ...ttl])
-    // ---- end Auth ----
     return rawTestClient(etcd.endpoint, () => etcd.dispose())
   },
 }
