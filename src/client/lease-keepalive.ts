@@ -11,6 +11,7 @@ import { fromPbLeaseKeepAliveResponse } from '../grpc/convert-responses.js'
 import type { LeaseKeepAliveOptions } from '../embed/lease.js'
 import { KeepAliveRunner } from '../embed/keep-alive-runner.js'
 import type { Backoff } from './backoff.js'
+import { openBidi } from './bidi-call.js'
 import type { Connection } from './connection.js'
 import type { PickedChannel } from './endpoints.js'
 import type { EtcdLeaseKeepAlive } from './etcd-client.js'
@@ -52,19 +53,12 @@ export class RemoteLeaseKeepAlive extends KeepAliveRunner implements EtcdLeaseKe
       this.finish('closed')
       return
     }
-    const rpc = this.conn.rpc.leaseKeepAlive
-    const call = channel.client.makeBidiStreamRequest(rpc.path, rpc.serialize, rpc.deserialize, this.conn.metadata(), {})
-    this.call = call
+    this.call = openBidi(channel, this.conn.rpc.leaseKeepAlive, this.conn.metadata(), {
+      current: (call) => this.call === call,
+      data: (m: PbKeepAliveResponse) => this.renewed(fromPbLeaseKeepAliveResponse(m)),
+      broken: (e) => this.broken(e),
+    })
     this.channel = channel
-    call.on('data', (m: PbKeepAliveResponse) => {
-      if (this.call === call) this.renewed(fromPbLeaseKeepAliveResponse(m))
-    })
-    call.on('error', (e: Error) => {
-      if (this.call === call) this.broken(e)
-    })
-    call.on('end', () => {
-      if (this.call === call) this.broken(undefined)
-    })
     this.renew()
   }
 

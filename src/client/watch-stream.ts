@@ -13,10 +13,11 @@ import { fromPbWatchResponse } from '../grpc/convert-responses.js'
 import { fromCancelReason } from './typed-errors.js'
 import { checkRequest, type Input } from '../embed/input.js'
 import { WATCH_STREAM_BUFFER } from '../embed/watch.js'
-import { AsyncQueue } from '../pkg/async-queue.js'
+import { QueueIterator } from '../pkg/queue-iterator.js'
 import { isEtcdError } from '../pkg/errors.js'
 import type { WatchId } from '../pkg/watch-id.js'
 import type { Backoff } from './backoff.js'
+import { openBidi } from './bidi-call.js'
 import type { Connection } from './connection.js'
 import type { PickedChannel } from './endpoints.js'
 import type { EtcdWatchStream } from './etcd-client.js'
@@ -30,10 +31,9 @@ const PROGRESS_ID = -1
 /** Token renewals in a row after which a refused create is handed to the caller rather than retried. */
 const MAX_RENEWALS = 3
 
-export class RemoteWatchStream implements EtcdWatchStream {
+export class RemoteWatchStream extends QueueIterator<WatchResponse> implements EtcdWatchStream {
   readonly closed: Promise<void>
   private resolveClosed!: () => void
-  private readonly queue: AsyncQueue<WatchResponse>
   private readonly backoff: Backoff
   private call: Call | undefined
   private channel: PickedChannel | undefined
@@ -53,8 +53,8 @@ export class RemoteWatchStream implements EtcdWatchStream {
 
   /** @internal use Client.watchStream() */
   constructor(private readonly conn: Connection, buffer = WATCH_STREAM_BUFFER) {
+    super(buffer)
     this.closed = new Promise((resolve) => (this.resolveClosed = resolve))
-    this.queue = new AsyncQueue({ capacity: buffer, onSpace: () => this.call?.resume() })
     this.backoff = conn.newBackoff()
     this.disown = conn.own(this)
     this.open()
@@ -95,22 +95,13 @@ export class RemoteWatchStream implements EtcdWatchStream {
     this.resolveClosed()
   }
 
-  next(): Promise<IteratorResult<WatchResponse, undefined>> {
-    return this.queue.next()
-  }
-
-  return(): Promise<IteratorResult<WatchResponse, undefined>> {
+  protected stop(): void {
     this.close()
-    return this.queue.return()
   }
 
-  [Symbol.asyncIterator](): this {
-    return this
-  }
-
-  [Symbol.asyncDispose](): Promise<void> {
-    this.close()
-    return Promise.resolve()
+  /** The consumer caught up: let the gRPC stream flow again. */
+  protected override onSpace(): void {
+    this.call?.resume()
   }
 
   private serverIdOf(w: ResumableWatcher): WatchId | undefined {
@@ -131,8 +122,11 @@ export class RemoteWatchStream implements EtcdWatchStream {
   private open(): void {
     if (this.ended || this.conn.closed) return
     const channel = this.conn.pick()
-    const rpc = this.conn.rpc.watch
-    const call = channel.client.makeBidiStreamRequest(rpc.path, rpc.serialize, rpc.deserialize, this.conn.metadata(), {})
+    const call = openBidi(channel, this.conn.rpc.watch, this.conn.metadata(), {
+      current: (c) => this.call === c,
+      data: (m: PbWatchResponse) => this.received(fromPbWatchResponse(m)),
+      broken: (e) => this.broken(e),
+    })
     this.call = call
     this.channel = channel
     this.byServerId = new Map()
@@ -146,15 +140,6 @@ export class RemoteWatchStream implements EtcdWatchStream {
       this.create(call, w, w.resumeRequest())
     }
     for (let i = 0; i < this.progressOwed; i++) call.write(toPbWatchRequest({ type: 'progress' }))
-    call.on('data', (m: PbWatchResponse) => {
-      if (this.call === call) this.received(fromPbWatchResponse(m))
-    })
-    call.on('error', (e: Error) => {
-      if (this.call === call) this.broken(e)
-    })
-    call.on('end', () => {
-      if (this.call === call) this.broken(undefined)
-    })
   }
 
   private dropCall(): void {

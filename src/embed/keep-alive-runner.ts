@@ -2,23 +2,23 @@
 // end. The embedded LeaseKeepAlive (renewing in process) and the remote client's (renewing over a
 // LeaseKeepAlive stream that survives reconnects) share this part and differ in how they renew.
 import type { LeaseKeepAliveResponse } from '../etcdserver/types.js'
-import { AsyncQueue } from '../pkg/async-queue.js'
+import { QueueIterator } from '../pkg/queue-iterator.js'
 import type { LeaseKeepAliveEnd, LeaseKeepAliveOptions } from './lease.js'
 
 /** Responses kept for a consumer that reads slowly; older ones are dropped (renewal goes on regardless). */
 const KEEPALIVE_BUFFER = 16
 
-export abstract class KeepAliveRunner implements AsyncIterableIterator<LeaseKeepAliveResponse>, AsyncDisposable {
+export abstract class KeepAliveRunner extends QueueIterator<LeaseKeepAliveResponse> {
   readonly id: bigint
   readonly closed: Promise<LeaseKeepAliveEnd>
   /** Set once finished: renewing stops. */
   protected ended = false
   private resolveClosed!: (end: LeaseKeepAliveEnd) => void
-  private readonly queue = new AsyncQueue<LeaseKeepAliveResponse>({ capacity: KEEPALIVE_BUFFER })
   private readonly signal: AbortSignal | undefined
   private readonly onAbort = (): void => this.finish('aborted')
 
   protected constructor(opts: LeaseKeepAliveOptions) {
+    super(KEEPALIVE_BUFFER)
     this.id = opts.id
     this.closed = new Promise((resolve) => (this.resolveClosed = resolve))
     this.signal = opts.signal
@@ -53,22 +53,8 @@ export abstract class KeepAliveRunner implements AsyncIterableIterator<LeaseKeep
     this.finish('canceled')
   }
 
-  next(): Promise<IteratorResult<LeaseKeepAliveResponse, undefined>> {
-    return this.queue.next()
-  }
-
-  return(): Promise<IteratorResult<LeaseKeepAliveResponse, undefined>> {
+  protected stop(): void {
     this.cancel()
-    return this.queue.return()
-  }
-
-  [Symbol.asyncIterator](): this {
-    return this
-  }
-
-  [Symbol.asyncDispose](): Promise<void> {
-    this.cancel()
-    return Promise.resolve()
   }
 
   protected finish(reason: LeaseKeepAliveEnd['reason']): void {

@@ -4,7 +4,7 @@
 import type { EtcdServer } from '../etcdserver/etcd-server.js'
 import type { CallCredentials, WatchFilter, WatchRequest, WatchResponse } from '../etcdserver/types.js'
 import { WATCH_CHAN_BUF_LEN, type ServerWatchStream } from '../etcdserver/watch.js'
-import { AsyncQueue } from '../pkg/async-queue.js'
+import { QueueIterator } from '../pkg/queue-iterator.js'
 import { checkRequest, type Input } from './input.js'
 import { StreamWatcher, watchedRange } from './stream-watcher.js'
 
@@ -16,18 +16,17 @@ export const WATCH_STREAM_BUFFER = WATCH_CHAN_BUF_LEN
  * (created, events, progress, canceled, compacted) in order. `close()` (or `break`, or `await using`)
  * removes its watchers; responses already buffered are still delivered after close(), not after break.
  */
-export class WatchStream implements AsyncIterableIterator<WatchResponse>, AsyncDisposable {
+export class WatchStream extends QueueIterator<WatchResponse> {
   /** Resolves when the stream has ended (closed by either side); never rejects. */
   readonly closed: Promise<void>
-  private readonly queue: AsyncQueue<WatchResponse>
   private readonly stream: ServerWatchStream
   private ended = false
   private resolveClosed!: () => void
 
   /** @internal use Etcd.watchStream() */
-  constructor(server: EtcdServer, buffer = WATCH_STREAM_BUFFER, creds?: CallCredentials) {
+  constructor(private readonly server: EtcdServer, buffer = WATCH_STREAM_BUFFER, creds?: CallCredentials) {
+    super(buffer)
     this.closed = new Promise((resolve) => (this.resolveClosed = resolve))
-    this.queue = new AsyncQueue({ capacity: buffer, onSpace: () => server.watchable.kickVictims() })
     this.stream = server.newWatchStream({
       isFull: () => this.queue.isFull(),
       trySend: (r) => this.queue.tryPush(r),
@@ -53,22 +52,12 @@ export class WatchStream implements AsyncIterableIterator<WatchResponse>, AsyncD
     this.finish()
   }
 
-  next(): Promise<IteratorResult<WatchResponse, undefined>> {
-    return this.queue.next()
-  }
-
-  return(): Promise<IteratorResult<WatchResponse, undefined>> {
+  protected stop(): void {
     this.close()
-    return this.queue.return()
   }
 
-  [Symbol.asyncIterator](): this {
-    return this
-  }
-
-  [Symbol.asyncDispose](): Promise<void> {
-    this.close()
-    return Promise.resolve()
+  protected override onSpace(): void {
+    this.server.watchable.kickVictims()
   }
 
   private finish(): void {
