@@ -195,12 +195,19 @@ export class Downgrader {
     this.host.backend.put('meta', DOWNGRADE_KEY, encodeDowngradeInfo(d))
     this.host.noteApplied()
     await this.host.backend.commit()
-    const waits = [AbortSignal.timeout(this.host.requestTimeoutMs), this.host.closing]
+    const waits = [this.host.closing]
     if (signal !== undefined) waits.push(signal)
-    const done = AbortSignal.any(waits)
+    const ended = AbortSignal.any(waits)
+    // A timer that holds the process open, as a call in flight does; the server's close() ends the wait.
     await new Promise<void>((resolve) => {
-      if (done.aborted) resolve()
-      else done.addEventListener('abort', () => resolve(), { once: true })
+      const timer = setTimeout(done, this.host.requestTimeoutMs)
+      function done(): void {
+        clearTimeout(timer)
+        ended.removeEventListener('abort', done)
+        resolve()
+      }
+      if (ended.aborted) done()
+      else ended.addEventListener('abort', done, { once: true })
     })
     if (this.host.closing.aborted) throw new EtcdError('STOPPED')
     if (signal?.aborted === true) throw signal.reason instanceof Error ? signal.reason : new Error(String(signal.reason))

@@ -50,6 +50,7 @@ function connectClient(c: RemoteClient, dispose: () => Promise<void>): EtcdTestC
     defragment: () => outside('Defragment'),
     moveLeader: () => outside('MoveLeader'),
     memberList: () => outside('MemberList'),
+    downgrade: () => outside('Downgrade'),
     authEnable: () => outside('AuthEnable'),
     authDisable: () => outside('AuthDisable'),
     authStatus: () => outside('AuthStatus'),
@@ -77,7 +78,7 @@ function connectClient(c: RemoteClient, dispose: () => Promise<void>): EtcdTestC
   }
 }
 
-const SUPPORTS: Supports = { ...SUPPORTS_ALL, maintenance: false, auth: false, authStatus: false, authToken: false, memberAdd: false }
+const SUPPORTS: Supports = { ...SUPPORTS_ALL, maintenance: false, auth: false, authStatus: false, authToken: false, memberAdd: false, downgrade: false }
 
 export const connectAdapter: Adapter = {
   name: 'connect (etcdlite)',
