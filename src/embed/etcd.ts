@@ -619,7 +619,7 @@ export async function openEtcd(opts: EtcdOptions = {}): Promise<Etcd> {
       ...(opts.clock === undefined ? {} : { clock: opts.clock }),
       minLeaseTtl: o.minLeaseTtl,
       leaseRenewOnStartMs: o.leaseRenewOnStartMs,
-      maintenance: { quotaBackendBytes: o.quotaBackendBytes, etcdVersion: o.etcdVersion, requestTimeoutMs: o.requestTimeoutMs },
+      maintenance: { quotaBackendBytes: o.quotaBackendBytes, etcdVersion: o.etcdVersion, requestTimeoutMs: o.requestTimeoutMs, logger },
       member: { name: o.name, peerUrls: o.peerUrls, clientUrls: o.advertiseClientUrls ?? [] },
       ...(opts.memberId !== undefined && opts.clusterId !== undefined ? { newIdentity: { memberId: opts.memberId, clusterId: opts.clusterId } } : {}),
       autoCompaction: parseRetention(o.autoCompactionMode, o.autoCompactionRetention),

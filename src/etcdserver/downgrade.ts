@@ -15,6 +15,7 @@
 import { META } from '../backend/schema.js'
 import type { Backend } from '../backend/backend.js'
 import { EtcdError } from '../pkg/errors.js'
+import type { Logger } from '../pkg/logger.js'
 import type { DowngradeInfo, DowngradeRequest, DowngradeResponse } from './types.js'
 
 /** A version as coreos/go-semver parses it; only what the downgrade checks compare. */
@@ -125,7 +126,16 @@ export interface DowngradeHost {
   noteApplied(): void
   /** Aborted, with STOPPED as the reason, once the server is closing (etcd's `<-s.done`). */
   readonly closing: AbortSignal
+  /** Where etcd's lines about a downgrade go. */
+  readonly logger?: Logger | undefined
 }
+
+/** etcd 3.5.17's call sites of the lines a downgrade logs. */
+const AT = {
+  rejectedInvalid: 'etcdserver/v3_server.go:1058',
+  rejectedProposal: 'etcdserver/v3_server.go:1070',
+  ready: 'membership/cluster.go:890',
+} as const
 
 /**
  * The Downgrade RPC over the persisted downgrade info. Callers check the caller's rights first.
@@ -173,9 +183,21 @@ export class Downgrader {
 
   /** etcd's downgradeEnable: validate, then record the target (see propose for the answer). */
   private async enable(v: string, signal: AbortSignal | undefined): Promise<never> {
-    this.validate(v)
-    const target = toClusterVersion(v)
-    return await this.propose({ enabled: true, targetVersion: clusterVersionString(target) }, signal)
+    try {
+      this.validate(v)
+    } catch (err) {
+      this.host.logger?.warn('reject downgrade request', { error: err }, AT.rejectedInvalid)
+      throw err
+    }
+    const target = clusterVersionString(toClusterVersion(v))
+    try {
+      return await this.propose({ enabled: true, targetVersion: target }, signal)
+    } catch (err) {
+      // etcd's proposer turns a cancelled context into "request cancelled" before it logs.
+      const logged = err instanceof EtcdError ? err : new Error('etcdserver: request cancelled')
+      this.host.logger?.warn('reject downgrade request', { error: logged }, AT.rejectedProposal)
+      throw err
+    }
   }
 
   /** etcd's downgradeCancel: NO_INFLIGHT_DOWNGRADE unless a downgrade is enabled. */
@@ -192,6 +214,7 @@ export class Downgrader {
    */
   private async propose(d: DowngradeInfo, signal: AbortSignal | undefined): Promise<never> {
     this.current = d
+    if (d.enabled) this.host.logger?.info('The server is ready to downgrade', { 'target-version': d.targetVersion, 'server-version': this.host.etcdVersion }, AT.ready)
     this.host.backend.put('meta', DOWNGRADE_KEY, encodeDowngradeInfo(d))
     this.host.noteApplied()
     await this.host.backend.commit()

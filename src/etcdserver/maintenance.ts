@@ -4,6 +4,7 @@
 import { META } from '../backend/schema.js'
 import { readU64, u64 } from '../backend/meta-u64.js'
 import { EtcdError } from '../pkg/errors.js'
+import type { Logger } from '../pkg/logger.js'
 import { KvStore } from '../mvcc/kvstore.js'
 import type { EtcdServer } from './etcd-server.js'
 import { AlarmStore, alarmText } from './alarm-store.js'
@@ -33,6 +34,8 @@ export interface MaintenanceOptions {
    * waits for its result. Downgrade ENABLE and CANCEL always wait this long (see downgrade.ts).
    */
   readonly requestTimeoutMs: number
+  /** Where the lines etcd logs from maintenance calls go (the downgrade ones); none by default. */
+  readonly logger?: Logger | undefined
 }
 
 export const MAINTENANCE_DEFAULTS: MaintenanceOptions = { quotaBackendBytes: 0, etcdVersion: '3.5.17', requestTimeoutMs: 7000 }
@@ -70,6 +73,7 @@ export class Maintenance {
       requestTimeoutMs: opts.requestTimeoutMs,
       noteApplied: () => this.noteApplied(),
       closing: this.closing.signal,
+      logger: opts.logger,
     })
     this.restored = AlarmStore.open(server.backend).then((a) => {
       this.alarms = a
