@@ -144,11 +144,20 @@ const AT = {
 export class Downgrader {
   private readonly host: DowngradeHost
   private current: DowngradeInfo
+  /** Proposals waiting for their result now (etcd_server_proposals_pending counts them). */
+  private waiting = 0
+  /** Proposals that ended waiting on a timeout or a cancelled call (etcd_server_proposals_failed_total). */
+  private failedCount = 0
 
   constructor(host: DowngradeHost) {
     this.host = host
     const stored = host.backend.get('meta', DOWNGRADE_KEY)
     this.current = stored === undefined ? { enabled: false, targetVersion: '' } : decodeDowngradeInfo(stored)
+  }
+
+  /** How many proposals wait for a result now, and how many gave up waiting since the start. */
+  proposals(): { readonly pending: number; readonly failed: number } {
+    return { pending: this.waiting, failed: this.failedCount }
   }
 
   /** The downgrade info (etcd's RaftCluster.DowngradeInfo): disabled with an empty target when none. */
@@ -222,6 +231,7 @@ export class Downgrader {
     if (signal !== undefined) waits.push(signal)
     const ended = AbortSignal.any(waits)
     // A timer that holds the process open, as a call in flight does; the server's close() ends the wait.
+    this.waiting++
     await new Promise<void>((resolve) => {
       const timer = setTimeout(done, this.host.requestTimeoutMs)
       function done(): void {
@@ -232,7 +242,10 @@ export class Downgrader {
       if (ended.aborted) done()
       else ended.addEventListener('abort', done, { once: true })
     })
+    this.waiting--
     if (this.host.closing.aborted) throw new EtcdError('STOPPED')
+    // etcd counts a proposal that timed out or was cancelled as failed (not one cut short by a stop).
+    this.failedCount++
     if (signal?.aborted === true) throw signal.reason instanceof Error ? signal.reason : new Error(String(signal.reason))
     throw new EtcdError('TIMEOUT')
   }

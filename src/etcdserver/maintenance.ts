@@ -312,6 +312,11 @@ export class Maintenance {
     })
   }
 
+  /** Proposals waiting for a result, and those that failed (the downgrade ones: see downgrade.ts). */
+  proposals(): { readonly pending: number; readonly failed: number } {
+    return this.downgrader.proposals()
+  }
+
   /** The downgrade info: what etcd 3.5 keeps in its backend and serves to peers at /downgrade/enabled. */
   downgradeInfo(): DowngradeInfo {
     return this.downgrader.info()

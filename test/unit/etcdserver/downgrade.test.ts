@@ -11,7 +11,9 @@ import {
   allowedDowngradeVersion, decodeDowngradeInfo, encodeDowngradeInfo, parseSemVer, toClusterVersion,
 } from '../../../src/etcdserver/downgrade.js'
 import { isEtcdError } from '../../../src/pkg/errors.js'
+import { serverMetrics } from '../../../src/etcdserver/metrics.js'
 import { tempDir } from '../../helpers/tmp.js'
+import { until } from '../../helpers/until.js'
 
 describe('parseSemVer (coreos/go-semver NewVersion)', () => {
   const cases: readonly (readonly [string, string | undefined])[] = [
@@ -124,6 +126,25 @@ describe('Etcd.downgrade', () => {
     assert.deepEqual(etcd.server.maintenance.downgradeInfo(), { enabled: true, targetVersion: '3.4.0' })
     ac.abort(new Error('gave up'))
     assert.equal(await outcome(p), 'Error: gave up')
+  })
+
+  it('a waiting ENABLE is a pending proposal; one that times out or is given up is a failed one', async () => {
+    await using etcd = await openEtcd({ memory: true, requestTimeoutMs: 30 })
+    const proposals = async (): Promise<string> => {
+      const text = await serverMetrics(etcd.server).metrics()
+      const value = (name: string): string => new RegExp(`^${name} (\\d+)$`, 'm').exec(text)?.[1] ?? '?'
+      return `pending ${value('etcd_server_proposals_pending')}, failed ${value('etcd_server_proposals_failed_total')}`
+    }
+    assert.equal(await proposals(), 'pending 0, failed 0')
+    const ac = new AbortController()
+    const enable = outcome(etcd.downgrade({ action: 'ENABLE', version: '3.4' }, { signal: ac.signal }))
+    await until(() => etcd.server.maintenance.proposals().pending === 1, 'the ENABLE to wait')
+    assert.equal(await proposals(), 'pending 1, failed 0')
+    ac.abort(new Error('gave up'))
+    assert.equal(await enable, 'Error: gave up')
+    assert.equal(await proposals(), 'pending 0, failed 1')
+    assert.equal(await outcome(etcd.downgrade({ action: 'CANCEL' })), 'TIMEOUT')
+    assert.equal(await proposals(), 'pending 0, failed 2')
   })
 
   it('close() ends a waiting CANCEL with STOPPED; the cancel stands after a restart', async () => {
