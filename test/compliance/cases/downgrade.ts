@@ -69,7 +69,8 @@ const ENABLE_CASES: readonly Case[] = [
     ],
   },
   {
-    requires: ['unavailableErrors'],
+    // Status is in the Maintenance service.
+    requires: ['unavailableErrors', 'maintenance'],
     name: 'downgrade enable and cancel are raft entries: the raft index grows, the revision does not',
     server: SERVER,
     steps: [
@@ -130,7 +131,7 @@ const MEMBER_LIST_CASES: readonly Case[] = [
 ]
 
 export const DOWNGRADE_CASES: readonly Case[] = [
-  ...[...VALIDATE_CASES, ...ENABLE_CASES].map((c) => ({ ...c, requires: [...new Set(['maintenance' as const, 'downgrade' as const, ...(c.requires ?? [])])] })),
+  ...[...VALIDATE_CASES, ...ENABLE_CASES].map((c) => ({ ...c, requires: [...new Set(['downgrade' as const, ...(c.requires ?? [])])] })),
   ...AUTH_CASES,
   ...MEMBER_LIST_CASES.map((c) => ({ ...c, requires: ['maintenance' as const] })),
 ]
