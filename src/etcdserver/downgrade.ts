@@ -14,6 +14,7 @@
 // has passed. etcdlite does the same (see Downgrader.propose).
 import { META } from '../backend/schema.js'
 import type { Backend } from '../backend/backend.js'
+import { asError } from '../pkg/as-error.js'
 import { EtcdError } from '../pkg/errors.js'
 import type { Logger } from '../pkg/logger.js'
 import type { DowngradeInfo, DowngradeRequest, DowngradeResponse } from './types.js'
@@ -246,7 +247,7 @@ export class Downgrader {
     if (this.host.closing.aborted) throw new EtcdError('STOPPED')
     // etcd counts a proposal that timed out or was cancelled as failed (not one cut short by a stop).
     this.failedCount++
-    if (signal?.aborted === true) throw signal.reason instanceof Error ? signal.reason : new Error(String(signal.reason))
+    if (signal?.aborted === true) throw asError(signal.reason)
     throw new EtcdError('TIMEOUT')
   }
 }
