@@ -53,4 +53,9 @@ export const META = {
    * changes, compactions): Status reports raftIndex = current revision + this count.
    */
   extraIndex: ascii('etcdliteExtraIndex'),
+  /**
+   * The downgrade info as etcd stores it in its `cluster` bucket under `downgrade`: JSON
+   * `{"target-version":"3.4.0","enabled":true}`; absent until a downgrade is first enabled.
+   */
+  downgrade: ascii('downgrade'),
 } as const

@@ -4,10 +4,10 @@
 // server, as clientv3 does; a refused token is renewed once per call.
 import type * as grpc from '@grpc/grpc-js'
 import type {
-  CampaignResponse, CompactionResponse, DeleteRangeResponse, HashKVResponse, LeaderResponse, LeaseGrantResponse,
+  CampaignResponse, CompactionResponse, DeleteRangeResponse, DowngradeResponse, HashKVResponse, LeaderResponse, LeaseGrantResponse,
   LeaseKeepAliveResponse, LeaseLeasesResponse, LeaseRevokeResponse, LeaseTimeToLiveResponse, LockResponse,
   ProclaimResponse, PutResponse, RangeResponse, RequestOp, ResignResponse, StatusResponse, TxnRequest, TxnResponse,
-  UnlockResponse, CampaignRequest, CompactionRequest, DeleteRangeRequest, HashKVRequest, LeaderRequest,
+  UnlockResponse, CampaignRequest, CompactionRequest, DeleteRangeRequest, DowngradeRequest, HashKVRequest, LeaderRequest,
   LeaseGrantRequest, LeaseKeepAliveRequest, LeaseRevokeRequest, LeaseTimeToLiveRequest, LockRequest, ProclaimRequest,
   PutRequest, RangeRequest, ResignRequest, UnlockRequest,
 } from '../etcdserver/types.js'
@@ -16,12 +16,12 @@ import type { WatchOptions } from '../embed/watch.js'
 import type { LeaseKeepAliveOptions } from '../embed/lease.js'
 import type { LeaseKeepAliveResponse__Output as PbKeepAliveResponse } from '../grpc/generated/etcdserverpb/LeaseKeepAliveResponse.js'
 import {
-  toPbCampaignRequest, toPbCompactionRequest, toPbDeleteRangeRequest, toPbHashKVRequest, toPbLeaseGrantRequest,
+  toPbCampaignRequest, toPbCompactionRequest, toPbDeleteRangeRequest, toPbDowngradeRequest, toPbHashKVRequest, toPbLeaseGrantRequest,
   toPbLeaseIdRequest, toPbLeaseTimeToLiveRequest, toPbLockRequest, toPbProclaimRequest, toPbPutRequest,
   toPbRangeRequest, toPbResignRequest, toPbTxnRequest,
 } from '../grpc/convert-requests.js'
 import {
-  fromPbCampaignResponse, fromPbDeleteRangeResponse, fromPbHashKVResponse, fromPbHeaderOnly, fromPbLeaderResponse,
+  fromPbCampaignResponse, fromPbDeleteRangeResponse, fromPbDowngradeResponse, fromPbHashKVResponse, fromPbHeaderOnly, fromPbLeaderResponse,
   fromPbLeaseGrantResponse, fromPbLeaseKeepAliveResponse, fromPbLeaseLeasesResponse, fromPbLeaseTimeToLiveResponse,
   fromPbLockResponse, fromPbPutResponse, fromPbRangeResponse, fromPbStatusResponse, fromPbTxnResponse,
 } from '../grpc/convert-responses.js'
@@ -177,6 +177,15 @@ export class RemoteClient implements EtcdClient {
 
   hashKV(req: Input<HashKVRequest> = {}): Promise<HashKVResponse> {
     return rejected(() => this.call('always', this.conn.rpc.hashKV, toPbHashKVRequest(checkRequest('hashKV', req)), fromPbHashKVResponse))
+  }
+
+  /**
+   * etcd 3.5's Downgrade (see Etcd.downgrade). Sent once: an ENABLE or CANCEL that answered "request timed
+   * out" has taken effect, so sending it again would only find the downgrade in process (clientv3 does
+   * not retry it either).
+   */
+  downgrade(req: Input<DowngradeRequest> = {}): Promise<DowngradeResponse> {
+    return rejected(() => this.call('unsent', this.conn.rpc.downgrade, toPbDowngradeRequest(checkRequest('downgrade', req)), fromPbDowngradeResponse))
   }
 
   /** Close every channel; watches end ('closed'), keep-alives end ('closed'), calls in flight are canceled. */

@@ -7,7 +7,7 @@ import type {
   LeaseLeasesResponse, LeaseRevokeRequest, LeaseRevokeResponse, LeaseTimeToLiveRequest, LeaseTimeToLiveResponse,
   LockRequest, LockResponse, ProclaimRequest, ProclaimResponse, PutRequest, PutResponse, RangeRequest, RangeResponse,
   ResignRequest, ResignResponse, StatusResponse, TxnRequest, TxnResponse, UnlockRequest, UnlockResponse, WatchRequest,
-  WatchResponse, HashKVRequest, HashKVResponse,
+  WatchResponse, HashKVRequest, HashKVResponse, DowngradeRequest, DowngradeResponse,
 } from '../etcdserver/types.js'
 import type { Input } from '../embed/input.js'
 import type { WatchEnd, WatchOptions } from '../embed/watch.js'
@@ -88,6 +88,8 @@ export interface Election {
 export interface Maintenance {
   status(): Promise<StatusResponse>
   hashKV(req?: Input<HashKVRequest>): Promise<HashKVResponse>
+  /** etcd 3.5's Downgrade: VALIDATE, ENABLE or CANCEL a downgrade of the cluster version. */
+  downgrade(req?: Input<DowngradeRequest>): Promise<DowngradeResponse>
 }
 
 /** Everything both the embedded Etcd and the remote client offer; close() (or `await using`) releases it. */

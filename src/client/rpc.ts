@@ -24,6 +24,8 @@ import type { LeaseLeasesResponse__Output as ResLeases } from '../grpc/generated
 import type { StatusResponse__Output as ResStatus } from '../grpc/generated/etcdserverpb/StatusResponse.js'
 import type { HashKVRequest as ReqHashKV } from '../grpc/generated/etcdserverpb/HashKVRequest.js'
 import type { HashKVResponse__Output as ResHashKV } from '../grpc/generated/etcdserverpb/HashKVResponse.js'
+import type { DowngradeRequest as ReqDowngrade } from '../grpc/generated/etcdserverpb/DowngradeRequest.js'
+import type { DowngradeResponse__Output as ResDowngrade } from '../grpc/generated/etcdserverpb/DowngradeResponse.js'
 import type { AuthenticateRequest as ReqAuth } from '../grpc/generated/etcdserverpb/AuthenticateRequest.js'
 import type { AuthenticateResponse__Output as ResAuth } from '../grpc/generated/etcdserverpb/AuthenticateResponse.js'
 import type { LockRequest as ReqLock } from '../grpc/generated/v3lockpb/LockRequest.js'
@@ -70,6 +72,7 @@ function table() {
     leaseLeases: method<Empty, ResLeases>(lease, 'LeaseLeases'),
     status: method<Empty, ResStatus>('etcdserverpb.Maintenance', 'Status'),
     hashKV: method<ReqHashKV, ResHashKV>('etcdserverpb.Maintenance', 'HashKV'),
+    downgrade: method<ReqDowngrade, ResDowngrade>('etcdserverpb.Maintenance', 'Downgrade'),
     authenticate: method<ReqAuth, ResAuth>('etcdserverpb.Auth', 'Authenticate'),
     lock: method<ReqLock, ResLock>('v3lockpb.Lock', 'Lock'),
     unlock: method<ReqUnlock, HeaderOnly>('v3lockpb.Lock', 'Unlock'),

@@ -18,7 +18,7 @@ import type {
   RangeResponse, TxnRequest, TxnResponse, LockRequest, LockResponse, UnlockRequest, UnlockResponse, CampaignRequest,
   CampaignResponse, ProclaimRequest, ProclaimResponse, LeaderRequest, LeaderResponse, ResignRequest, ResignResponse,
   StatusResponse, HashResponse, HashKVRequest, HashKVResponse, AlarmRequest, AlarmResponse, AlarmMember,
-  MoveLeaderRequest, MemberListResponse, CallCredentials, AuthenticateRequest, AuthenticateResponse,
+  MoveLeaderRequest, MemberListRequest, MemberListResponse, DowngradeRequest, DowngradeResponse, CallCredentials, AuthenticateRequest, AuthenticateResponse,
   AuthEnableResponse, AuthDisableResponse, AuthStatusResponse, AuthHeaderResponse, AuthUserAddRequest,
   AuthUserGetRequest, AuthUserGetResponse, AuthUserListResponse, AuthUserDeleteRequest, AuthUserChangePasswordRequest,
   AuthUserGrantRoleRequest, AuthUserRevokeRoleRequest, AuthRoleAddRequest, AuthRoleGetRequest, AuthRoleGetResponse,
@@ -349,9 +349,23 @@ export class Etcd implements EtcdClient {
     return cleared
   }
 
-  /** This member, as `etcdctl member list` shows it. */
-  memberList(): Promise<MemberListResponse> {
-    return this.sync(() => this.server.maintenance.cluster.memberList(this.creds))
+  /** This member, as `etcdctl member list` shows it. `linearizable` is accepted as etcd 3.5 takes it. */
+  memberList(req: Input<MemberListRequest> = {}): Promise<MemberListResponse> {
+    return this.checked('memberList', req, (r) => this.server.maintenance.cluster.memberList(r, this.creds))
+  }
+
+  /**
+   * etcd 3.5's Downgrade. VALIDATE (the default) resolves with the cluster version ("3.5.0") when
+   * `version` is the one allowed target (the previous minor version, "3.4" or "3.4.x") and no downgrade
+   * is in progress; it rejects with WRONG_DOWNGRADE_VERSION_FORMAT, INVALID_DOWNGRADE_TARGET_VERSION or
+   * DOWNGRADE_IN_PROCESS otherwise. ENABLE makes the same checks and starts the downgrade; CANCEL stops
+   * it (NO_INFLIGHT_DOWNGRADE when none is enabled). Both take effect at once and then, as etcd 3.5's
+   * do, reject with TIMEOUT after `requestTimeoutMs`, or with the signal's reason if it aborts first.
+   * The root role once auth is on.
+   */
+  downgrade(req: Input<DowngradeRequest> = {}, opts: { readonly signal?: AbortSignal } = {}): Promise<DowngradeResponse> {
+    const { signal } = checkSignalOptions('downgrade', opts)
+    return this.checked('downgrade', req, (r) => this.server.maintenance.downgrade(r, this.creds, signal))
   }
 
   /**
@@ -605,7 +619,7 @@ export async function openEtcd(opts: EtcdOptions = {}): Promise<Etcd> {
       ...(opts.clock === undefined ? {} : { clock: opts.clock }),
       minLeaseTtl: o.minLeaseTtl,
       leaseRenewOnStartMs: o.leaseRenewOnStartMs,
-      maintenance: { quotaBackendBytes: o.quotaBackendBytes, etcdVersion: o.etcdVersion },
+      maintenance: { quotaBackendBytes: o.quotaBackendBytes, etcdVersion: o.etcdVersion, requestTimeoutMs: o.requestTimeoutMs, logger },
       member: { name: o.name, peerUrls: o.peerUrls, clientUrls: o.advertiseClientUrls ?? [] },
       ...(opts.memberId !== undefined && opts.clusterId !== undefined ? { newIdentity: { memberId: opts.memberId, clusterId: opts.clusterId } } : {}),
       autoCompaction: parseRetention(o.autoCompactionMode, o.autoCompactionRetention),

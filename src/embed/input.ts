@@ -10,7 +10,7 @@ import type {
   AuthRoleGrantPermissionRequest, AuthRoleRevokePermissionRequest, AuthUserAddRequest, AuthUserChangePasswordRequest,
   AuthUserDeleteRequest, AuthUserGetRequest, AuthUserGrantRoleRequest, AuthUserRevokeRoleRequest, CampaignRequest,
   CompactionRequest, DeleteRangeRequest, HashKVRequest, LeaderRequest, LeaseGrantRequest, LeaseKeepAliveRequest,
-  LeaseRevokeRequest, LeaseTimeToLiveRequest, LockRequest, MoveLeaderRequest, ProclaimRequest, PutRequest, RangeRequest,
+  LeaseRevokeRequest, LeaseTimeToLiveRequest, LockRequest, MoveLeaderRequest, DowngradeRequest, MemberListRequest, ProclaimRequest, PutRequest, RangeRequest,
   ResignRequest, TxnRequest, UnlockRequest, WatchRequest,
 } from '../etcdserver/types.js'
 import { prefixEnd as prefixEndOfBytes } from '../pkg/bytes.js'
@@ -89,7 +89,7 @@ const OPTIONS = record({
   dataDir: opt(str), memory: opt(bool), db: opt(withMethods('an abstract-level database', ['open', 'close', 'batch'])),
   unsafeNoFsync: opt(bool), maxRequestBytes: opt(int), maxTxnOps: opt(int), watchProgressNotifyIntervalMs: opt(int),
   indexCheckpointEntries: opt(int), logger: opt(withMethods('a Logger (debug, info, warn, error)', ['debug', 'info', 'warn', 'error'])),
-  clock: opt(withMethods('a Clock (now, after)', ['now', 'after'])), minLeaseTtl: opt(int), leaseRenewOnStartMs: opt(int),
+  clock: opt(withMethods('a Clock (now, after)', ['now', 'after'])), minLeaseTtl: opt(int), leaseRenewOnStartMs: opt(int), requestTimeoutMs: opt(int),
   quotaBackendBytes: opt(int), etcdVersion: opt(str), autoCompactionMode: opt(oneOf(['periodic', 'revision'])),
   autoCompactionRetention: opt(str), metrics: opt(oneOf(['basic', 'extensive'])), name: opt(str), peerUrls: URLS,
   advertiseClientUrls: URLS, memberId: opt(uint64), clusterId: opt(uint64),
@@ -131,6 +131,8 @@ const CHECKS = {
   hashKV: record({ revision: opt(int) }),
   alarm: record({ action: oneOf(['GET', 'ACTIVATE', 'DEACTIVATE']), memberId: opt(uint64), alarm: opt(oneOf(['NONE', 'NOSPACE', 'CORRUPT'])) }),
   moveLeader: record({ targetId: uint64 }),
+  downgrade: record({ action: opt(oneOf(['VALIDATE', 'ENABLE', 'CANCEL'])), version: opt(str) }),
+  memberList: record({ linearizable: opt(bool) }),
   authenticate: record({ name: str, password: str }),
   userAdd: record({ name: str, password: str, options: opt(record({ noPassword: bool })) }),
   userGet: record({ name: str }),
@@ -191,6 +193,8 @@ export interface Checked {
   hashKV: HashKVRequest
   alarm: AlarmRequest
   moveLeader: MoveLeaderRequest
+  downgrade: DowngradeRequest
+  memberList: MemberListRequest
   authenticate: AuthenticateRequest
   userAdd: AuthUserAddRequest
   userGet: AuthUserGetRequest

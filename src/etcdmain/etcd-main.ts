@@ -338,6 +338,7 @@ async function serve(cfg: Config, notes: readonly LogEntry[], resolve: Resolver,
       logger: held,
       minLeaseTtl: minLeaseTtl(cfg),
       leaseRenewOnStartMs: cfg.electionTimeoutMs,
+      requestTimeoutMs: requestTimeoutMs(cfg),
       quotaBackendBytes: cfg.quotaBackendBytes,
       etcdVersion: cfg.etcdVersion,
       authToken,
@@ -366,6 +367,10 @@ async function serve(cfg: Config, notes: readonly LogEntry[], resolve: Resolver,
   const member = { memberId: etcd.server.memberId, clusterId: etcd.server.clusterId }
   log.openedBackend(member, performance.now() - openedAt)
   held.release()
+  if (!log.downgradeChecked(etcd.server.maintenance.downgradeInfo())) {
+    await etcd.close()
+    return 1
+  }
   log.quotaEnabled()
   // etcd checks a restarted member's data before serving: its own hash, compared with its peers' (none here).
   if (memberInitialized && cfg.experimentalInitialCorruptCheck) {

@@ -8,6 +8,7 @@ import { join } from 'node:path'
 import { GoDuration, parseGoDuration } from '../pkg/duration.js'
 import type { ZapLogger } from '../pkg/logger.js'
 import type { LogEntry } from './log-entry.js'
+import type { DowngradeInfo } from '../etcdserver/types.js'
 import type { Traffic } from '../grpc/server.js'
 
 /** etcd's call sites (zap's short caller) in v3.5.17, one per line logged here. */
@@ -33,6 +34,8 @@ const AT = {
   servingInsecurely: 'embed/serve.go:187',
   servingSecurely: 'embed/serve.go:250',
   openedBackend: 'etcdserver/backend.go:81',
+  downgrading: 'membership/downgrade.go:50',
+  invalidDowngrade: 'membership/downgrade.go:59',
   startingLocalMember: 'etcdserver/raft.go:505',
   restartingLocalMember: 'etcdserver/raft.go:540',
   simpleToken: 'auth/store.go:1241',
@@ -362,6 +365,33 @@ export class StartupLog {
 
   closed(): void {
     this.lg.info('closed etcd server', this.closeFields(), AT.closed)
+  }
+
+  /**
+   * etcd's mustDetectDowngrade as a restarted member recovers its cluster state: with a downgrade enabled,
+   * only a server of the target version may run ("cluster is downgrading to target version"); any other
+   * logs a fatal line and exits 1 (false here; the caller exits). Only a restarted member, or one restored
+   * from a snapshot taken during a downgrade, has the info enabled.
+   */
+  downgradeChecked(info: DowngradeInfo): boolean {
+    const f = this.facts
+    if (!info.enabled || info.targetVersion === '') return true
+    const local = `${clusterVersion(f.etcdVersion)}.0`
+    if (local === info.targetVersion) {
+      // The cluster version recovered is still the one the downgrade started from: one minor above.
+      const [major = '', minor = ''] = info.targetVersion.split('.')
+      this.lg.info('cluster is downgrading to target version', {
+        'target-cluster-version': info.targetVersion,
+        'determined-cluster-version': `${major}.${Number(minor) + 1}`,
+        'current-server-version': f.etcdVersion,
+      }, AT.downgrading)
+      return true
+    }
+    this.lg.log('fatal', 'invalid downgrade; server version is not allowed to join when downgrade is enabled', {
+      'current-server-version': f.etcdVersion,
+      'target-cluster-version': info.targetVersion,
+    }, AT.invalidDowngrade)
+    return false
   }
 
   /**

@@ -4,7 +4,7 @@
 // MemberAdd, fail with SINGLE_MEMBER.
 import { EtcdError } from '../pkg/errors.js'
 import type {
-  CallCredentials, Member, MemberAddRequest, MemberListResponse, MemberPromoteRequest, MemberRemoveRequest, MemberUpdateRequest,
+  CallCredentials, Member, MemberAddRequest, MemberListRequest, MemberListResponse, MemberPromoteRequest, MemberRemoveRequest, MemberUpdateRequest,
   ResponseHeader,
 } from './types.js'
 
@@ -18,6 +18,8 @@ export interface ClusterMember {
   checkAdmin(creds: CallCredentials | undefined): void
   /** Throws unless the call comes from a user (the member list needs one once auth is on). */
   checkAuthenticated(creds: CallCredentials | undefined): void
+  /** True once the server is closing. */
+  readonly closed: boolean
 }
 
 /**
@@ -68,9 +70,14 @@ export class Cluster {
     return { clusterId: this.s.clusterId, memberId: this.s.memberId, revision: 0, raftTerm: this.s.raftTerm }
   }
 
-  /** This member. Any user once auth is on (CVE-2026-33413, relaxed for MemberList by etcd-io/etcd#21538). */
-  memberList(creds?: CallCredentials): MemberListResponse {
+  /**
+   * This member. Any user once auth is on (CVE-2026-33413, relaxed for MemberList by etcd-io/etcd#21538).
+   * `linearizable` makes etcd 3.5 wait for a read index first, which a one-member server has at once;
+   * that wait fails only once the server is stopping.
+   */
+  memberList(r: MemberListRequest = {}, creds?: CallCredentials): MemberListResponse {
     this.s.checkAuthenticated(creds)
+    if (r.linearizable === true && this.s.closed) throw new EtcdError('STOPPED')
     return { header: this.header(), members: [this.self()] }
   }
 

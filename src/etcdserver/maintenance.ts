@@ -4,17 +4,19 @@
 import { META } from '../backend/schema.js'
 import { readU64, u64 } from '../backend/meta-u64.js'
 import { EtcdError } from '../pkg/errors.js'
+import type { Logger } from '../pkg/logger.js'
 import { KvStore } from '../mvcc/kvstore.js'
 import type { EtcdServer } from './etcd-server.js'
 import { AlarmStore, alarmText } from './alarm-store.js'
 import { Cluster } from './cluster.js'
 import { DISK_RESERVE_BYTES } from './quota.js'
+import { Downgrader } from './downgrade.js'
 import { hashBackend, hashByRev, type HashKVResult, type HashSource } from './hash.js'
 import { majorMinor } from './metrics.js'
 import { snapshotStream } from './snapshot.js'
 import { secondsSince } from '../pkg/histogram.js'
 import type {
-  AlarmMember, AlarmRequest, AlarmResponse, HashKVRequest, HashKVResponse, HashResponse, MoveLeaderRequest,
+  AlarmMember, AlarmRequest, AlarmResponse, DowngradeInfo, DowngradeRequest, DowngradeResponse, HashKVRequest, HashKVResponse, HashResponse, MoveLeaderRequest,
   SnapshotChunk, StatusResponse, CallCredentials,
 } from './types.js'
 
@@ -27,9 +29,16 @@ export interface MaintenanceOptions {
   readonly quotaBackendBytes: number
   /** The etcd version Status reports (clients gate features on it). */
   readonly etcdVersion: string
+  /**
+   * etcd's ReqTimeout (5 s plus two election timeouts): how long a request etcd proposes through raft
+   * waits for its result. Downgrade ENABLE and CANCEL always wait this long (see downgrade.ts).
+   */
+  readonly requestTimeoutMs: number
+  /** Where the lines etcd logs from maintenance calls go (the downgrade ones); none by default. */
+  readonly logger?: Logger | undefined
 }
 
-export const MAINTENANCE_DEFAULTS: MaintenanceOptions = { quotaBackendBytes: 0, etcdVersion: '3.5.17' }
+export const MAINTENANCE_DEFAULTS: MaintenanceOptions = { quotaBackendBytes: 0, etcdVersion: '3.5.17', requestTimeoutMs: 7000 }
 
 /** etcd's DefaultQuotaBytes: the quota when --quota-backend-bytes is 0. */
 export const DEFAULT_QUOTA_BYTES = 2 * 1024 * 1024 * 1024
@@ -49,6 +58,8 @@ export class Maintenance {
   private readonly restored: Promise<void>
   private readonly running = new Set<Promise<unknown>>()
   private readonly streams = new Set<AbortController>()
+  private readonly closing = new AbortController()
+  private readonly downgrader: Downgrader
   private extraIndex: number
 
   constructor(server: EtcdServer, opts: MaintenanceOptions) {
@@ -56,6 +67,14 @@ export class Maintenance {
     this.opts = opts
     this.cluster = new Cluster(server)
     this.extraIndex = Number(readU64(server.backend.get('meta', META.extraIndex)) ?? 0n)
+    this.downgrader = new Downgrader({
+      backend: server.backend,
+      etcdVersion: opts.etcdVersion,
+      requestTimeoutMs: opts.requestTimeoutMs,
+      noteApplied: () => this.noteApplied(),
+      closing: this.closing.signal,
+      logger: opts.logger,
+    })
     this.restored = AlarmStore.open(server.backend).then((a) => {
       this.alarms = a
     })
@@ -280,10 +299,36 @@ export class Maintenance {
   }
 
   /**
-   * End snapshot streams (they fail with STOPPED) and wait for the other calls in flight, which finish on
-   * their own. The server calls this before it closes the backend.
+   * etcd's Downgrade (see downgrade.ts): VALIDATE answers with the cluster version or fails; ENABLE and
+   * CANCEL take effect at once and then, as in etcd 3.5, fail with TIMEOUT after the request timeout
+   * (with the signal's reason if it aborts first, STOPPED if the server closes). The root role, once
+   * auth is on (etcd's hardening of CVE-2026-33413; 3.5.17 let anyone).
+   */
+  downgrade(r: DowngradeRequest, creds?: CallCredentials, signal?: AbortSignal): Promise<DowngradeResponse> {
+    return this.track(async () => {
+      this.server.checkAdmin(creds)
+      const res = await this.downgrader.downgrade(r, signal)
+      return { header: this.server.header(this.server.kv.rev()), version: res.version }
+    })
+  }
+
+  /** Proposals waiting for a result, and those that failed (the downgrade ones: see downgrade.ts). */
+  proposals(): { readonly pending: number; readonly failed: number } {
+    return this.downgrader.proposals()
+  }
+
+  /** The downgrade info: what etcd 3.5 keeps in its backend and serves to peers at /downgrade/enabled. */
+  downgradeInfo(): DowngradeInfo {
+    return this.downgrader.info()
+  }
+
+  /**
+   * End snapshot streams (they fail with STOPPED) and downgrade calls waiting out their timeout (the
+   * same), and wait for the other calls in flight, which finish on their own. The server calls this
+   * before it closes the backend.
    */
   async close(): Promise<void> {
+    this.closing.abort(new EtcdError('STOPPED'))
     for (const ac of this.streams) ac.abort(new EtcdError('STOPPED'))
     await Promise.allSettled([...this.running])
     await this.restored.catch(() => undefined)

@@ -8,9 +8,10 @@
 //   restored member gets new IDs, and the checkpoint is a cache of the `key` bucket.
 // - `members`: this member as etcd's membership store writes it (key: the member ID in hex; value: the
 //   member as JSON), `members_removed` empty, `cluster`: clusterVersion (the major.minor.0 of the version
-//   this server reports).
+//   this server reports) and, once a downgrade was enabled, `downgrade` (etcd's JSON of it).
 // Restoring reads the same buckets back; membership buckets are skipped (etcd's `snapshot restore` makes a
-// new cluster too), and consistent_index becomes the count of requests that took no revision.
+// new cluster too) but the downgrade info is kept (etcd's restore keeps its cluster bucket), and
+// consistent_index becomes the count of requests that took no revision.
 import { BUCKETS, META, type Bucket } from '../backend/schema.js'
 import type { Backend, BackendSnapshot } from '../backend/backend.js'
 import { readU64, u64 } from '../backend/meta-u64.js'
@@ -22,6 +23,7 @@ import type { DbWriter } from '../pkg/bbolt/db-writer.js'
 import type { BucketRef, DbReader } from '../pkg/bbolt/db-reader.js'
 import { BUCKET_LEAF_FLAG } from '../pkg/bbolt/page.js'
 import { SnapshotError } from './snapshot-error.js'
+import { decodeDowngradeInfo } from './downgrade.js'
 
 /** The member a snapshot names (etcd's membership.Member as its store writes it). */
 export interface SnapshotMember {
@@ -37,6 +39,7 @@ const latin1 = (s: string): Buffer => Buffer.from(s, 'latin1')
 const CONSISTENT_INDEX = latin1('consistent_index')
 const ETCD_TERM = latin1('term')
 const CLUSTER_VERSION = latin1('clusterVersion')
+const DOWNGRADE = latin1('downgrade')
 
 /** etcdlite buckets copied into the bbolt file as they are, under the same names. */
 const COPIED: readonly Bucket[] = ['key', 'lease', 'auth', 'authUsers', 'authRoles', 'alarm']
@@ -94,7 +97,11 @@ export async function* writeEtcdBuckets(snap: BackendSnapshot, w: DbWriter, memb
   for (const [k, v] of out.sort((a, b) => Buffer.compare(a[0], b[0]))) mb.put(k, v)
   w.bucket('members').put(latin1(BigInt.asUintN(64, member.id).toString(16)), memberJson(member))
   w.bucket('members_removed')
-  w.bucket('cluster').put(CLUSTER_VERSION, latin1(member.clusterVersion))
+  const cluster = w.bucket('cluster')
+  cluster.put(CLUSTER_VERSION, latin1(member.clusterVersion))
+  // Once a downgrade was enabled, etcd's cluster bucket keeps its info (sorted after clusterVersion).
+  const downgrade = meta.get(latin1Key(META.downgrade))
+  if (downgrade !== undefined) cluster.put(DOWNGRADE, downgrade)
   yield out.length + 2
 }
 
@@ -110,7 +117,8 @@ export const RESTORE_COMMIT_BYTES = 4 * 1024 * 1024
 /**
  * Load etcd's buckets from a bbolt database into an empty backend: the copied buckets as they are (revision
  * keys checked), compaction state from `meta`, and consistent_index as the count of applied requests that
- * took no revision. Other buckets (membership, cluster version) are left out.
+ * took no revision, and the downgrade info from `cluster` (checked as etcd checks it when it recovers).
+ * Other buckets (membership, cluster version) are left out.
  */
 export async function readEtcdBuckets(r: DbReader, backend: Backend): Promise<RestoreResult> {
   const buckets = await r.buckets()
@@ -152,6 +160,21 @@ export async function readEtcdBuckets(r: DbReader, backend: Backend): Promise<Re
     if (!isRevKey(v)) throw new SnapshotError(`snapshot: etcd's meta ${latin1Key(k)} is not a revision`)
     backend.put('meta', k, v)
     entries++
+  }
+  const clusterRef = buckets.get('cluster')
+  if (clusterRef !== undefined) {
+    for await (const leaf of r.walk(clusterRef)) {
+      for (const e of leaf) {
+        if (Buffer.compare(e.key, DOWNGRADE) !== 0) continue
+        try {
+          decodeDowngradeInfo(e.value)
+        } catch (err) {
+          throw new SnapshotError("snapshot: etcd's cluster downgrade info does not decode", { cause: err })
+        }
+        backend.put('meta', META.downgrade, e.value)
+        entries++
+      }
+    }
   }
   const ci = readU64(meta.get(latin1Key(CONSISTENT_INDEX)))
   const rev = BigInt(newestRev(lastKey, meta))

@@ -340,6 +340,41 @@ export interface Member {
   readonly isLearner: boolean
 }
 
+/**
+ * MemberList. `linearizable` (etcd 3.5) asks for the list only after a linearizable read barrier; a
+ * one-member server's list is always current, so it changes nothing but is accepted.
+ */
+export interface MemberListRequest {
+  readonly linearizable?: boolean
+}
+
+/** What a Downgrade call asks for (etcd 3.5's DowngradeRequest.DowngradeAction). */
+export type DowngradeAction = 'VALIDATE' | 'ENABLE' | 'CANCEL'
+
+/**
+ * Downgrade: VALIDATE checks that `version` is the allowed target (one minor version below the cluster
+ * version, given as major.minor or a full version) and that no downgrade is in progress; ENABLE checks
+ * the same and starts it; CANCEL stops it. `action` defaults to VALIDATE and `version` to "", as on the
+ * wire. A number is an action etcd's enum does not define (only the wire carries one): UNKNOWN_METHOD.
+ */
+export interface DowngradeRequest {
+  readonly action?: DowngradeAction | number
+  readonly version?: string
+}
+
+/** The cluster version (major.minor.0) when a downgrade was validated. */
+export interface DowngradeResponse {
+  readonly header: ResponseHeader
+  readonly version: string
+}
+
+/** etcd's membership.DowngradeInfo: whether a downgrade is enabled, and to which cluster version. */
+export interface DowngradeInfo {
+  readonly enabled: boolean
+  /** The target cluster version (major.minor.0); "" when not enabled. */
+  readonly targetVersion: string
+}
+
 /** MemberList's header has no revision, as etcd's cluster service sends it. */
 export interface MemberListResponse {
   readonly header: ResponseHeader

@@ -1,8 +1,7 @@
 // The gateway's routes: the google.api.http options of etcd 3.5's rpc.proto, v3lock.proto and
 // v3election.proto (every one a POST with body "*"), with the aliases etcd keeps for old clients
-// (/v3/kv/lease/revoke, /v3/kv/lease/timetolive, /v3/kv/lease/leases). /v3/maintenance/downgrade is left
-// out: the served protos are 3.4's, which have no Downgrade call. grpc-gateway matches a path exactly, so
-// a trailing slash or an extra segment finds no route.
+// (/v3/kv/lease/revoke, /v3/kv/lease/timetolive, /v3/kv/lease/leases). grpc-gateway matches a path
+// exactly, so a trailing slash or an extra segment finds no route.
 import type protobuf from 'protobufjs'
 import { gatewayRoot } from './proto-root.js'
 
@@ -45,6 +44,7 @@ const TABLE: ReadonlyArray<readonly [string, string, string]> = [
   ['/v3/maintenance/hashkv', 'etcdserverpb.Maintenance', 'HashKV'],
   ['/v3/maintenance/snapshot', 'etcdserverpb.Maintenance', 'Snapshot'],
   ['/v3/maintenance/transfer-leadership', 'etcdserverpb.Maintenance', 'MoveLeader'],
+  ['/v3/maintenance/downgrade', 'etcdserverpb.Maintenance', 'Downgrade'],
   ['/v3/auth/enable', 'etcdserverpb.Auth', 'AuthEnable'],
   ['/v3/auth/disable', 'etcdserverpb.Auth', 'AuthDisable'],
   ['/v3/auth/status', 'etcdserverpb.Auth', 'AuthStatus'],

@@ -4,7 +4,7 @@ import type { ServiceDefinition, UntypedServiceImplementation } from '@grpc/grpc
 import type { EtcdServer } from '../etcdserver/etcd-server.js'
 import type { ClusterHandlers } from './generated/etcdserverpb/Cluster.js'
 import {
-  toDomainMemberAdd, toDomainMemberPromote, toDomainMemberRemove, toDomainMemberUpdate, toPbMemberListResponse,
+  toDomainMemberList, toDomainMemberAdd, toDomainMemberPromote, toDomainMemberRemove, toDomainMemberUpdate, toPbMemberListResponse,
 } from './convert.js'
 import type { ErrorReporter } from './status.js'
 import { reply } from './unary.js'
@@ -15,7 +15,7 @@ export function clusterHandlers(def: ServiceDefinition, server: EtcdServer, repo
   const cluster = server.maintenance.cluster
   const handlers: ClusterHandlers = {
     MemberList(call, cb) {
-      reply(cb, () => toPbMemberListResponse(cluster.memberList(credentialsOf(call))), report)
+      reply(cb, () => toPbMemberListResponse(cluster.memberList(toDomainMemberList(call.request), credentialsOf(call))), report)
     },
     MemberAdd(call, cb) {
       reply(cb, () => cluster.memberAdd(toDomainMemberAdd(call.request), credentialsOf(call)), report)

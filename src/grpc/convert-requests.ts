@@ -12,13 +12,14 @@ import type { WatchCreateRequest as pb_WatchCreateRequest } from './generated/et
 import type { LeaseGrantRequest as pb_LeaseGrantRequest } from './generated/etcdserverpb/LeaseGrantRequest.js'
 import type { LeaseTimeToLiveRequest as pb_LeaseTimeToLiveRequest } from './generated/etcdserverpb/LeaseTimeToLiveRequest.js'
 import type { HashKVRequest as pb_HashKVRequest } from './generated/etcdserverpb/HashKVRequest.js'
+import type { DowngradeRequest as pb_DowngradeRequest } from './generated/etcdserverpb/DowngradeRequest.js'
 import type { LockRequest as pb_LockRequest } from './generated/v3lockpb/LockRequest.js'
 import type { LeaderKey as pb_LeaderKey } from './generated/v3electionpb/LeaderKey.js'
 import type { CampaignRequest as pb_CampaignRequest } from './generated/v3electionpb/CampaignRequest.js'
 import type { ProclaimRequest as pb_ProclaimRequest } from './generated/v3electionpb/ProclaimRequest.js'
 import type { ResignRequest as pb_ResignRequest } from './generated/v3electionpb/ResignRequest.js'
 import type {
-  CampaignRequest, CompactionRequest, Compare, CompareResult, CompareTarget, DeleteRangeRequest, HashKVRequest, LeaderKey,
+  CampaignRequest, CompactionRequest, Compare, CompareResult, CompareTarget, DeleteRangeRequest, DowngradeRequest, HashKVRequest, LeaderKey,
   LeaseGrantRequest, LeaseTimeToLiveRequest, LockRequest, ProclaimRequest, PutRequest, RangeRequest, RequestOp,
   ResignRequest, TxnRequest, WatchCreateRequest, WatchRequest,
 } from '../etcdserver/types.js'
@@ -123,6 +124,11 @@ export const toPbLeaseTimeToLiveRequest = (r: LeaseTimeToLiveRequest): pb_LeaseT
 // ---- end Lease ----
 
 export const toPbHashKVRequest = (r: HashKVRequest): pb_HashKVRequest => ({ ...opt('revision', r.revision) })
+/** A Downgrade request; actions go by name (a number, which only the wire carries, is refused). */
+export function toPbDowngradeRequest(r: DowngradeRequest): pb_DowngradeRequest {
+  if (typeof r.action === 'number') throw new TypeError('downgrade: action must be VALIDATE, ENABLE or CANCEL')
+  return { ...(r.action === undefined ? {} : { action: r.action }), ...(r.version === undefined ? {} : { version: r.version }) }
+}
 
 // ---- Lock and Election ----
 export const toPbLockRequest = (r: LockRequest): pb_LockRequest => ({ name: r.name, ...opt('lease', id(r.lease)) })

@@ -15,13 +15,14 @@ import type { LeaseTimeToLiveResponse__Output as pb_LeaseTimeToLiveResponse } fr
 import type { LeaseLeasesResponse__Output as pb_LeaseLeasesResponse } from './generated/etcdserverpb/LeaseLeasesResponse.js'
 import type { StatusResponse__Output as pb_StatusResponse } from './generated/etcdserverpb/StatusResponse.js'
 import type { HashKVResponse__Output as pb_HashKVResponse } from './generated/etcdserverpb/HashKVResponse.js'
+import type { DowngradeResponse__Output as pb_DowngradeResponse } from './generated/etcdserverpb/DowngradeResponse.js'
 import type { AuthenticateResponse__Output as pb_AuthenticateResponse } from './generated/etcdserverpb/AuthenticateResponse.js'
 import type { LockResponse__Output as pb_LockResponse } from './generated/v3lockpb/LockResponse.js'
 import type { LeaderKey__Output as pb_LeaderKey } from './generated/v3electionpb/LeaderKey.js'
 import type { CampaignResponse__Output as pb_CampaignResponse } from './generated/v3electionpb/CampaignResponse.js'
 import type { LeaderResponse__Output as pb_LeaderResponse } from './generated/v3electionpb/LeaderResponse.js'
 import type {
-  AuthenticateResponse, CampaignResponse, DeleteRangeResponse, HashKVResponse, KeyValue, LeaderKey, LeaderResponse,
+  AuthenticateResponse, CampaignResponse, DeleteRangeResponse, DowngradeResponse, HashKVResponse, KeyValue, LeaderKey, LeaderResponse,
   LeaseGrantResponse, LeaseKeepAliveResponse, LeaseLeasesResponse, LeaseTimeToLiveResponse, LockResponse, PutResponse,
   RangeResponse, ResponseHeader, ResponseOp, StatusResponse, TxnResponse, WatchEvent, WatchResponse,
 } from '../etcdserver/types.js'
@@ -123,6 +124,8 @@ export function fromPbStatusResponse(r: pb_StatusResponse): StatusResponse {
 }
 export const fromPbHashKVResponse = (r: pb_HashKVResponse): HashKVResponse =>
   ({ header: fromPbHeader(r.header), hash: r.hash, compactRevision: num(r.compact_revision) })
+export const fromPbDowngradeResponse = (r: pb_DowngradeResponse): DowngradeResponse =>
+  ({ header: fromPbHeader(r.header), version: r.version })
 export const fromPbAuthenticateResponse = (r: pb_AuthenticateResponse): AuthenticateResponse =>
   ({ header: fromPbHeader(r.header), token: r.token })
 // ---- end Maintenance and Auth ----

@@ -123,8 +123,11 @@ import type { AlarmMember as pb_AlarmMember } from './generated/etcdserverpb/Ala
 import type { AlarmResponse as pb_AlarmResponse } from './generated/etcdserverpb/AlarmResponse.js'
 import type { Member as pb_Member } from './generated/etcdserverpb/Member.js'
 import type { MemberListResponse as pb_MemberListResponse } from './generated/etcdserverpb/MemberListResponse.js'
+import type { MemberListRequest__Output as pb_MemberListRequest__Output } from './generated/etcdserverpb/MemberListRequest.js'
+import type { DowngradeRequest__Output as pb_DowngradeRequest__Output } from './generated/etcdserverpb/DowngradeRequest.js'
+import type { DowngradeResponse as pb_DowngradeResponse } from './generated/etcdserverpb/DowngradeResponse.js'
 import type {
-  AlarmMember, AlarmRequest, AlarmResponse, HashKVRequest, HashKVResponse, HashResponse, Member,
+  AlarmMember, AlarmRequest, AlarmResponse, DowngradeAction, DowngradeRequest, DowngradeResponse, MemberListRequest, HashKVRequest, HashKVResponse, HashResponse, Member,
   MemberAddRequest, MemberListResponse, MemberPromoteRequest, MemberRemoveRequest, MemberUpdateRequest, MoveLeaderRequest,
   SnapshotChunk, StatusResponse,
 } from '../etcdserver/types.js'
@@ -136,6 +139,27 @@ export function toDomainHashKV(r: pb_HashKVRequest__Output): HashKVRequest {
 export function toDomainAlarm(r: pb_AlarmRequest__Output): AlarmRequest {
   // An action etcd does not know changes nothing there; GET (also read-only) stands in for it.
   return { action: enumOf(ALARM_ACTIONS, r.action, 'GET'), memberId: u64(r.memberID), alarm: enumOf(ALARM_TYPES, r.alarm, 'NONE') }
+}
+
+const DOWNGRADE_ACTIONS: readonly DowngradeAction[] = ['VALIDATE', 'ENABLE', 'CANCEL']
+
+/**
+ * A Downgrade request. An enum value etcd does not define arrives as its number (proto3 keeps it, and
+ * etcd answers it with "unknown method"), so it stays a number here.
+ */
+export function toDomainDowngrade(r: pb_DowngradeRequest__Output): DowngradeRequest {
+  const a: string | number = r.action
+  const action: DowngradeAction | number =
+    typeof a === 'number' ? (DOWNGRADE_ACTIONS[a] ?? a) : (DOWNGRADE_ACTIONS.find((n) => n === a) ?? -1)
+  return { action, version: r.version }
+}
+
+export function toPbDowngradeResponse(r: DowngradeResponse): pb_DowngradeResponse {
+  return { header: toPbHeader(r.header), version: r.version }
+}
+
+export function toDomainMemberList(r: pb_MemberListRequest__Output): MemberListRequest {
+  return { linearizable: r.linearizable }
 }
 
 export function toDomainMoveLeader(r: pb_MoveLeaderRequest__Output): MoveLeaderRequest {

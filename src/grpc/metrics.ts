@@ -37,7 +37,7 @@ const PRE_REGISTERED = new Set([
   'etcdserverpb.Auth', 'grpc.health.v1.Health',
 ])
 /** Methods etcd 3.4's API does not have (3.5 added them), so a 3.4 server lists them only once called. */
-const SINCE_3_5 = new Set(['etcdserverpb.Auth/AuthStatus'])
+const SINCE_3_5 = new Set(['etcdserverpb.Auth/AuthStatus', 'etcdserverpb.Maintenance/Downgrade'])
 
 /**
  * The code a stream's handler returns in etcd when its client cancels, where it is not Canceled: etcd's

@@ -28,6 +28,14 @@ export type ErrorCode =
   | 'BAD_LEADER_TRANSFEREE'
   | 'MEMBER_BAD_URLS'
   | 'MEMBER_NOT_LEARNER'
+  // Downgrade (etcd 3.5) and the proposal errors it can end with
+  | 'UNKNOWN_METHOD'
+  | 'TIMEOUT'
+  | 'CLUSTER_VERSION_UNAVAILABLE'
+  | 'WRONG_DOWNGRADE_VERSION_FORMAT'
+  | 'INVALID_DOWNGRADE_TARGET_VERSION'
+  | 'DOWNGRADE_IN_PROCESS'
+  | 'NO_INFLIGHT_DOWNGRADE'
   // Lock and Election (etcd's v3lock/v3election return these as plain errors: gRPC UNKNOWN)
   | 'ELECTION_NOT_LEADER'
   | 'ELECTION_NO_LEADER'
@@ -80,6 +88,14 @@ export const ERROR_MESSAGES: Readonly<Record<ErrorCode, string>> = {
   BAD_LEADER_TRANSFEREE: 'etcdserver: bad leader transferee',
   MEMBER_BAD_URLS: 'etcdserver: given member URLs are invalid',
   MEMBER_NOT_LEARNER: 'etcdserver: can only promote a learner member',
+  // Not in etcd's rpctypes map: gRPC UNKNOWN with etcdserver's text.
+  UNKNOWN_METHOD: 'etcdserver: unknown method',
+  TIMEOUT: 'etcdserver: request timed out',
+  CLUSTER_VERSION_UNAVAILABLE: 'etcdserver: cluster version not found during downgrade',
+  WRONG_DOWNGRADE_VERSION_FORMAT: 'etcdserver: wrong downgrade target version format',
+  INVALID_DOWNGRADE_TARGET_VERSION: 'etcdserver: invalid downgrade target version',
+  DOWNGRADE_IN_PROCESS: 'etcdserver: cluster has a downgrade job in progress',
+  NO_INFLIGHT_DOWNGRADE: 'etcdserver: no inflight downgrade job',
   // Lock and Election: clientv3/concurrency's and v3election's texts.
   ELECTION_NOT_LEADER: 'election: not leader',
   ELECTION_NO_LEADER: 'election: no leader',

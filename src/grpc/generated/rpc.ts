@@ -51,6 +51,8 @@ import type { DefragmentRequest as _etcdserverpb_DefragmentRequest, DefragmentRe
 import type { DefragmentResponse as _etcdserverpb_DefragmentResponse, DefragmentResponse__Output as _etcdserverpb_DefragmentResponse__Output } from './etcdserverpb/DefragmentResponse.js';
 import type { DeleteRangeRequest as _etcdserverpb_DeleteRangeRequest, DeleteRangeRequest__Output as _etcdserverpb_DeleteRangeRequest__Output } from './etcdserverpb/DeleteRangeRequest.js';
 import type { DeleteRangeResponse as _etcdserverpb_DeleteRangeResponse, DeleteRangeResponse__Output as _etcdserverpb_DeleteRangeResponse__Output } from './etcdserverpb/DeleteRangeResponse.js';
+import type { DowngradeRequest as _etcdserverpb_DowngradeRequest, DowngradeRequest__Output as _etcdserverpb_DowngradeRequest__Output } from './etcdserverpb/DowngradeRequest.js';
+import type { DowngradeResponse as _etcdserverpb_DowngradeResponse, DowngradeResponse__Output as _etcdserverpb_DowngradeResponse__Output } from './etcdserverpb/DowngradeResponse.js';
 import type { HashKVRequest as _etcdserverpb_HashKVRequest, HashKVRequest__Output as _etcdserverpb_HashKVRequest__Output } from './etcdserverpb/HashKVRequest.js';
 import type { HashKVResponse as _etcdserverpb_HashKVResponse, HashKVResponse__Output as _etcdserverpb_HashKVResponse__Output } from './etcdserverpb/HashKVResponse.js';
 import type { HashRequest as _etcdserverpb_HashRequest, HashRequest__Output as _etcdserverpb_HashRequest__Output } from './etcdserverpb/HashRequest.js';
@@ -166,6 +168,8 @@ export interface ProtoGrpcType {
     DefragmentResponse: MessageTypeDefinition<_etcdserverpb_DefragmentResponse, _etcdserverpb_DefragmentResponse__Output>
     DeleteRangeRequest: MessageTypeDefinition<_etcdserverpb_DeleteRangeRequest, _etcdserverpb_DeleteRangeRequest__Output>
     DeleteRangeResponse: MessageTypeDefinition<_etcdserverpb_DeleteRangeResponse, _etcdserverpb_DeleteRangeResponse__Output>
+    DowngradeRequest: MessageTypeDefinition<_etcdserverpb_DowngradeRequest, _etcdserverpb_DowngradeRequest__Output>
+    DowngradeResponse: MessageTypeDefinition<_etcdserverpb_DowngradeResponse, _etcdserverpb_DowngradeResponse__Output>
     HashKVRequest: MessageTypeDefinition<_etcdserverpb_HashKVRequest, _etcdserverpb_HashKVRequest__Output>
     HashKVResponse: MessageTypeDefinition<_etcdserverpb_HashKVResponse, _etcdserverpb_HashKVResponse__Output>
     HashRequest: MessageTypeDefinition<_etcdserverpb_HashRequest, _etcdserverpb_HashRequest__Output>

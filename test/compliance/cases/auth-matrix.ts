@@ -72,7 +72,7 @@ const SEED = puts(...SEED_KEYS.map((k): [string, string] => [k, `v-${k}`]))
 const freshWorld = (): World => ({ leases: new Map(), compacted: false })
 
 /** A matrix case over every user: setup, then every principal runs `ops`. */
-function matrixCase(name: string, ops: readonly Op[]): Case {
+export function matrixCase(name: string, ops: readonly Op[]): Case {
   return { name: `permission matrix: ${name}`, requires: ['auth'], steps: [...authSetup(USERS, SEED), { matrix: rows(USERS, ops, freshWorld()) }] }
 }
 

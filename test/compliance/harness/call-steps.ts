@@ -9,7 +9,7 @@ import { settle, type MatchContext } from './match.js'
 
 export type CallStep = LeaseStep | MaintenanceStep
 
-const CALL_KEYS = ['leaseGrant', 'leaseRevoke', 'leaseKeepAlive', 'leaseTimeToLive', 'leaseLeases', 'status', 'hash', 'hashKV', 'alarm', 'defragment', 'moveLeader', 'memberList'] as const
+const CALL_KEYS = ['leaseGrant', 'leaseRevoke', 'leaseKeepAlive', 'leaseTimeToLive', 'leaseLeases', 'status', 'hash', 'hashKV', 'alarm', 'defragment', 'moveLeader', 'memberList', 'downgrade'] as const
 
 export function isCallStep(s: Step): s is CallStep {
   return CALL_KEYS.some((k) => k in s)
@@ -68,7 +68,8 @@ export class CallSession {
     if ('alarm' in s) return { name: 'alarm', p: one(c.alarm({ ...s.alarm, memberId: this.id(s.alarm.memberId, where) })) }
     if ('defragment' in s) return { name: 'defragment', p: one(c.defragment()) }
     if ('moveLeader' in s) return { name: 'moveLeader', p: one(c.moveLeader({ targetId: this.id(s.moveLeader.targetId, where) })) }
-    return { name: 'memberList', p: one(c.memberList()) }
+    if ('downgrade' in s) return { name: 'downgrade', p: one(c.downgrade(s.downgrade)) }
+    return { name: 'memberList', p: one(s.memberList === true ? c.memberList() : c.memberList(s.memberList)) }
   }
 
   /** The compared form: view() of everything but the header, `rev` from the header, unordered lists sorted. */

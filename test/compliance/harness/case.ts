@@ -13,8 +13,8 @@ import type {
   WatchResponse,
 } from '../../../src/etcdserver/types.js'
 import type {
-  AlarmRequest, AlarmResponse, DefragmentResponse, Feature, HashKvRequest, HashKvResponse, HashResponse,
-  MemberListResponse, MoveLeaderRequest, MoveLeaderResponse, StatusResponse,
+  AlarmRequest, AlarmResponse, DefragmentResponse, DowngradeRequest, DowngradeResponse, Feature, HashKvRequest,
+  HashKvResponse, HashResponse, MemberListRequest, MemberListResponse, MoveLeaderRequest, MoveLeaderResponse, StatusResponse,
 } from './client.js'
 import type { Loose, Matcher } from './match.js'
 // Auth
@@ -127,7 +127,8 @@ export type MaintenanceStep =
   | ({ readonly alarm: WithRef<AlarmRequest, 'memberId'> } & LooseCheck<AlarmResponse>)
   | ({ readonly defragment: true } & LooseCheck<DefragmentResponse>)
   | ({ readonly moveLeader: WithRef<MoveLeaderRequest, 'targetId'> } & LooseCheck<MoveLeaderResponse>)
-  | ({ readonly memberList: true } & LooseCheck<MemberListResponse>)
+  | ({ readonly memberList: true | MemberListRequest } & LooseCheck<MemberListResponse>)
+  | ({ readonly downgrade: DowngradeRequest } & LooseCheck<DowngradeResponse>)
 
 /** Names the client a step runs on: a principal an earlier login or useToken step made; absent: the case's own client. */
 interface As {
@@ -290,4 +291,11 @@ export const ERR = {
   leaseTtlTooLarge: { code: status.OUT_OF_RANGE, message: 'etcdserver: too large lease TTL' },
   noSpace: { code: status.RESOURCE_EXHAUSTED, message: 'etcdserver: mvcc: database space exceeded' },
   badLeaderTransferee: { code: status.FAILED_PRECONDITION, message: 'etcdserver: bad leader transferee' },
+  // Downgrade (etcd 3.5's rpctypes; unknown method and the request timeout are etcdserver's own errors)
+  wrongDowngradeVersionFormat: { code: status.INVALID_ARGUMENT, message: 'etcdserver: wrong downgrade target version format' },
+  invalidDowngradeTargetVersion: { code: status.INVALID_ARGUMENT, message: 'etcdserver: invalid downgrade target version' },
+  downgradeInProcess: { code: status.FAILED_PRECONDITION, message: 'etcdserver: cluster has a downgrade job in progress' },
+  noInflightDowngrade: { code: status.FAILED_PRECONDITION, message: 'etcdserver: no inflight downgrade job' },
+  unknownMethod: { code: status.UNKNOWN, message: 'etcdserver: unknown method' },
+  requestTimedOut: { code: status.UNAVAILABLE, message: 'etcdserver: request timed out' },
 } as const satisfies Record<string, WantError>

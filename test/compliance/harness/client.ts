@@ -65,7 +65,10 @@ export interface EtcdTestClient {
   alarm(req: AlarmRequest): Promise<AlarmResponse>
   defragment(): Promise<DefragmentResponse>
   moveLeader(req: MoveLeaderRequest): Promise<MoveLeaderResponse>
-  memberList(): Promise<MemberListResponse>
+  /** MemberList; `linearizable` is etcd 3.5's field (3.4 ignores it as an unknown field). */
+  memberList(req?: MemberListRequest): Promise<MemberListResponse>
+  /** etcd 3.5's Downgrade (needs supports.downgrade). */
+  downgrade(req: DowngradeRequest): Promise<DowngradeResponse>
 
   // The Auth service (needs supports.auth). Every call acts as this client's principal: none for the client
   // a factory returns, the user for one from login(), the token for one from withToken().
@@ -122,6 +125,11 @@ export interface LoggedIn {
 export interface ServerOptions {
   /** Seconds a simple token lives unused (etcd's --auth-token-ttl). */
   readonly authTokenTtl?: number
+  /**
+   * etcd's request timeout in ms (5 s plus two election timeouts), which Downgrade ENABLE and CANCEL
+   * always wait out; cases shorten it so that they answer quickly. Only adapters with supports.downgrade.
+   */
+  readonly requestTimeoutMs?: number
 }
 
 /** bcrypt cost every adapter's server uses: the minimum, so users and logins stay cheap. */
@@ -131,6 +139,22 @@ export const TEST_BCRYPT_COST = 4
 // counters as numbers, IDs as bigints). The adapters convert to them, so the suite does not depend on how
 // etcdlite's embedded API spells its maintenance types. A header marked optional is one etcd 3.4 does not
 // send (AlarmResponse, DefragmentResponse, MoveLeaderResponse).
+
+export interface MemberListRequest {
+  readonly linearizable?: boolean
+}
+
+/** etcd 3.5's DowngradeRequest; a number is an action value the enum does not define. */
+export interface DowngradeRequest {
+  /** Absent: the proto3 zero value, VALIDATE. */
+  readonly action?: 'VALIDATE' | 'ENABLE' | 'CANCEL' | number
+  readonly version: string
+}
+
+export interface DowngradeResponse {
+  readonly header: ResponseHeader
+  readonly version: string
+}
 
 export interface StatusResponse {
   readonly header: ResponseHeader
@@ -232,6 +256,13 @@ export interface Supports {
   readonly authHardened: boolean
   /** etcd 3.4.23's rules before that hardening: those calls are open to anyone (the reference etcd). */
   readonly authLegacy: boolean
+  /** etcd 3.5's Downgrade call, with ServerOptions.requestTimeoutMs honoured (etcd 3.4 has no such call). */
+  readonly downgrade: boolean
+  /**
+   * The client hands an UNAVAILABLE error (etcd's "request timed out") back to the caller instead of
+   * sending the call again.
+   */
+  readonly unavailableErrors: boolean
 }
 
 export type Feature = keyof Supports
@@ -259,4 +290,5 @@ export const SUPPORTS_ALL: Supports = {
   // Auth
   auth: true, authStatus: true, authToken: true, memberAdd: true, manualClock: false, unknownErrors: true,
   authHardened: true, authLegacy: false,
+  downgrade: true, unavailableErrors: true,
 }

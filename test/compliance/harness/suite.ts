@@ -14,6 +14,7 @@ import { isWatchStep, WatchSession } from './watch-steps.js'
 import { CallSession, isCallStep } from './call-steps.js'
 import { LEASE_CASES } from '../cases/lease.js'
 import { MAINTENANCE_CASES } from '../cases/maintenance.js'
+import { DOWNGRADE_CASES } from '../cases/downgrade.js'
 // Auth
 import { AUTH_CASES } from '../cases/auth.js'
 import { AuthSession, isAuthStep } from './auth-steps.js'
@@ -27,6 +28,7 @@ export const GROUPS: ReadonlyArray<readonly [string, readonly Case[]]> = [
   ['watch', WATCH_CASES],
   ['lease', LEASE_CASES],
   ['maintenance', MAINTENANCE_CASES],
+  ['downgrade', DOWNGRADE_CASES],
   // Auth
   ['auth', AUTH_CASES],
 ]

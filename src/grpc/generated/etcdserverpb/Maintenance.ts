@@ -6,6 +6,8 @@ import type { AlarmRequest as _etcdserverpb_AlarmRequest, AlarmRequest__Output a
 import type { AlarmResponse as _etcdserverpb_AlarmResponse, AlarmResponse__Output as _etcdserverpb_AlarmResponse__Output } from '../etcdserverpb/AlarmResponse.js';
 import type { DefragmentRequest as _etcdserverpb_DefragmentRequest, DefragmentRequest__Output as _etcdserverpb_DefragmentRequest__Output } from '../etcdserverpb/DefragmentRequest.js';
 import type { DefragmentResponse as _etcdserverpb_DefragmentResponse, DefragmentResponse__Output as _etcdserverpb_DefragmentResponse__Output } from '../etcdserverpb/DefragmentResponse.js';
+import type { DowngradeRequest as _etcdserverpb_DowngradeRequest, DowngradeRequest__Output as _etcdserverpb_DowngradeRequest__Output } from '../etcdserverpb/DowngradeRequest.js';
+import type { DowngradeResponse as _etcdserverpb_DowngradeResponse, DowngradeResponse__Output as _etcdserverpb_DowngradeResponse__Output } from '../etcdserverpb/DowngradeResponse.js';
 import type { HashKVRequest as _etcdserverpb_HashKVRequest, HashKVRequest__Output as _etcdserverpb_HashKVRequest__Output } from '../etcdserverpb/HashKVRequest.js';
 import type { HashKVResponse as _etcdserverpb_HashKVResponse, HashKVResponse__Output as _etcdserverpb_HashKVResponse__Output } from '../etcdserverpb/HashKVResponse.js';
 import type { HashRequest as _etcdserverpb_HashRequest, HashRequest__Output as _etcdserverpb_HashRequest__Output } from '../etcdserverpb/HashRequest.js';
@@ -35,6 +37,15 @@ export interface MaintenanceClient extends grpc.Client {
   defragment(argument: _etcdserverpb_DefragmentRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_etcdserverpb_DefragmentResponse__Output>): grpc.ClientUnaryCall;
   defragment(argument: _etcdserverpb_DefragmentRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_etcdserverpb_DefragmentResponse__Output>): grpc.ClientUnaryCall;
   defragment(argument: _etcdserverpb_DefragmentRequest, callback: grpc.requestCallback<_etcdserverpb_DefragmentResponse__Output>): grpc.ClientUnaryCall;
+  
+  Downgrade(argument: _etcdserverpb_DowngradeRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_etcdserverpb_DowngradeResponse__Output>): grpc.ClientUnaryCall;
+  Downgrade(argument: _etcdserverpb_DowngradeRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_etcdserverpb_DowngradeResponse__Output>): grpc.ClientUnaryCall;
+  Downgrade(argument: _etcdserverpb_DowngradeRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_etcdserverpb_DowngradeResponse__Output>): grpc.ClientUnaryCall;
+  Downgrade(argument: _etcdserverpb_DowngradeRequest, callback: grpc.requestCallback<_etcdserverpb_DowngradeResponse__Output>): grpc.ClientUnaryCall;
+  downgrade(argument: _etcdserverpb_DowngradeRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_etcdserverpb_DowngradeResponse__Output>): grpc.ClientUnaryCall;
+  downgrade(argument: _etcdserverpb_DowngradeRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_etcdserverpb_DowngradeResponse__Output>): grpc.ClientUnaryCall;
+  downgrade(argument: _etcdserverpb_DowngradeRequest, options: grpc.CallOptions, callback: grpc.requestCallback<_etcdserverpb_DowngradeResponse__Output>): grpc.ClientUnaryCall;
+  downgrade(argument: _etcdserverpb_DowngradeRequest, callback: grpc.requestCallback<_etcdserverpb_DowngradeResponse__Output>): grpc.ClientUnaryCall;
   
   Hash(argument: _etcdserverpb_HashRequest, metadata: grpc.Metadata, options: grpc.CallOptions, callback: grpc.requestCallback<_etcdserverpb_HashResponse__Output>): grpc.ClientUnaryCall;
   Hash(argument: _etcdserverpb_HashRequest, metadata: grpc.Metadata, callback: grpc.requestCallback<_etcdserverpb_HashResponse__Output>): grpc.ClientUnaryCall;
@@ -84,6 +95,8 @@ export interface MaintenanceHandlers extends grpc.UntypedServiceImplementation {
   
   Defragment: grpc.handleUnaryCall<_etcdserverpb_DefragmentRequest__Output, _etcdserverpb_DefragmentResponse>;
   
+  Downgrade: grpc.handleUnaryCall<_etcdserverpb_DowngradeRequest__Output, _etcdserverpb_DowngradeResponse>;
+  
   Hash: grpc.handleUnaryCall<_etcdserverpb_HashRequest__Output, _etcdserverpb_HashResponse>;
   
   HashKV: grpc.handleUnaryCall<_etcdserverpb_HashKVRequest__Output, _etcdserverpb_HashKVResponse>;
@@ -99,6 +112,7 @@ export interface MaintenanceHandlers extends grpc.UntypedServiceImplementation {
 export interface MaintenanceDefinition extends grpc.ServiceDefinition {
   Alarm: MethodDefinition<_etcdserverpb_AlarmRequest, _etcdserverpb_AlarmResponse, _etcdserverpb_AlarmRequest__Output, _etcdserverpb_AlarmResponse__Output>
   Defragment: MethodDefinition<_etcdserverpb_DefragmentRequest, _etcdserverpb_DefragmentResponse, _etcdserverpb_DefragmentRequest__Output, _etcdserverpb_DefragmentResponse__Output>
+  Downgrade: MethodDefinition<_etcdserverpb_DowngradeRequest, _etcdserverpb_DowngradeResponse, _etcdserverpb_DowngradeRequest__Output, _etcdserverpb_DowngradeResponse__Output>
   Hash: MethodDefinition<_etcdserverpb_HashRequest, _etcdserverpb_HashResponse, _etcdserverpb_HashRequest__Output, _etcdserverpb_HashResponse__Output>
   HashKV: MethodDefinition<_etcdserverpb_HashKVRequest, _etcdserverpb_HashKVResponse, _etcdserverpb_HashKVRequest__Output, _etcdserverpb_HashKVResponse__Output>
   MoveLeader: MethodDefinition<_etcdserverpb_MoveLeaderRequest, _etcdserverpb_MoveLeaderResponse, _etcdserverpb_MoveLeaderRequest__Output, _etcdserverpb_MoveLeaderResponse__Output>

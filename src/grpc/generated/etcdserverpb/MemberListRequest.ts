@@ -2,7 +2,9 @@
 
 
 export interface MemberListRequest {
+  'linearizable'?: (boolean);
 }
 
 export interface MemberListRequest__Output {
+  'linearizable': (boolean);
 }

@@ -50,6 +50,10 @@ function connectClient(c: RemoteClient, dispose: () => Promise<void>): EtcdTestC
     defragment: () => outside('Defragment'),
     moveLeader: () => outside('MoveLeader'),
     memberList: () => outside('MemberList'),
+    downgrade: (r) => mapped(() => {
+      if (typeof r.action === 'number') throw new TypeError("connect()'s downgrade() takes action names only")
+      return c.downgrade({ ...(r.action === undefined ? {} : { action: r.action }), version: r.version })
+    }),
     authEnable: () => outside('AuthEnable'),
     authDisable: () => outside('AuthDisable'),
     authStatus: () => outside('AuthStatus'),
@@ -82,8 +86,9 @@ const SUPPORTS: Supports = { ...SUPPORTS_ALL, maintenance: false, auth: false, a
 export const connectAdapter: Adapter = {
   name: 'connect (etcdlite)',
   supports: SUPPORTS,
-  async factory(): Promise<EtcdTestClient> {
-    const etcd = await openEtcd({ memory: true, bcryptCost: TEST_BCRYPT_COST })
+  async factory(server): Promise<EtcdTestClient> {
+    const timeout = server?.requestTimeoutMs === undefined ? {} : { requestTimeoutMs: server.requestTimeoutMs }
+    const etcd = await openEtcd({ memory: true, bcryptCost: TEST_BCRYPT_COST, ...timeout })
     try {
       const { endpoint } = await etcd.listen({ port: 0 })
       return connectClient(await connect({ endpoints: [endpoint] }), () => etcd.close())
@@ -98,7 +103,8 @@ const present = haveEtcd()
 
 export const connectReferenceAdapter: Adapter = {
   name: 'connect (real etcd)',
-  supports: { ...SUPPORTS, authLegacy: true, authHardened: false },
+  // etcd 3.4 has no Downgrade.
+  supports: { ...SUPPORTS, authLegacy: true, authHardened: false, downgrade: false },
   oracle: true,
   etcdVersion: '3.4.23',
   concurrency: 8,

@@ -53,7 +53,12 @@ function embeddedClient(etcd: Etcd, dispose: () => Promise<void>, clock?: Manual
     // Defragment and MoveLeader resolve with nothing, as etcd answers them without a header.
     defragment: () => mapped(async () => (await etcd.defragment(), {})),
     moveLeader: (r) => mapped(async () => (await etcd.moveLeader(r), {})),
-    memberList: () => mapped(() => etcd.memberList()),
+    memberList: (r = {}) => mapped(() => etcd.memberList(r)),
+    // The embedded API takes the action by name only; a number is for the wire.
+    downgrade: (r) => mapped(() => {
+      if (typeof r.action === 'number') throw new TypeError('the embedded downgrade() takes action names only')
+      return etcd.downgrade({ ...(r.action === undefined ? {} : { action: r.action }), version: r.version })
+    }),
     // Auth
     authEnable: () => mapped(() => etcd.authEnable()),
     authDisable: () => mapped(() => etcd.authDisable()),
@@ -100,6 +105,7 @@ export const embeddedAdapter: Adapter = {
       memory: true, bcryptCost: TEST_BCRYPT_COST,
       ...(server?.authTokenTtl === undefined ? {} : { authTokenTtl: server.authTokenTtl }),
       ...(clock === undefined ? {} : { clock }),
+      ...(server?.requestTimeoutMs === undefined ? {} : { requestTimeoutMs: server.requestTimeoutMs }),
     })
     return embeddedClient(etcd, () => etcd.close(), clock)
   },

@@ -23,7 +23,7 @@ import { ClientError, SUPPORTS_ALL, type Adapter, type EtcdTestClient } from '..
 import { etcd3WatchStream } from './etcd3-watch.js'
 import {
   fromPbAlarm, fromPbCompaction, fromPbDefragment, fromPbDeleteRange, fromPbHash, fromPbHashKv, fromPbLeaseGrant,
-  fromPbLeaseKeepAlive, fromPbLeaseLeases, fromPbLeaseRevoke, fromPbLeaseTimeToLive, fromPbMemberList, fromPbMoveLeader,
+  fromPbLeaseKeepAlive, fromPbLeaseLeases, fromPbLeaseRevoke, fromPbLeaseTimeToLive, fromPbMemberList, fromPbMoveLeader, fromPbDowngrade,
   fromPbPut, fromPbRange, fromPbStatus, fromPbTxn, toPbAlarm, toPbCompaction, toPbDeleteRange, toPbHashKv,
   toPbLeaseGrant, toPbLeaseId, toPbLeaseTimeToLive, toPbMoveLeader, toPbPut, toPbRange, toPbTxn,
 } from './pb.js'
@@ -140,7 +140,9 @@ export function etcd3TestClient(endpoint: string, dispose: () => Promise<void>, 
     alarm: (r) => call(() => mnt.alarm(toPbAlarm(r)), fromPbAlarm),
     defragment: () => call(() => mnt.defragment(), fromPbDefragment),
     moveLeader: (r) => call(() => mnt.moveLeader(toPbMoveLeader(r)), fromPbMoveLeader),
-    memberList: () => call(() => client.cluster.memberList({}), fromPbMemberList),
+    memberList: (r = {}) => call(() => client.cluster.memberList(r), fromPbMemberList),
+    // etcd3's enum holds the wire numbers (its names are spelled Validate, Enable, Cancel).
+    downgrade: (r) => call(() => mnt.downgrade({ action: typeof r.action === 'number' ? r.action : DOWNGRADE_ACTIONS[r.action ?? 'VALIDATE'], version: r.version }), fromPbDowngrade),
     // Auth
     authEnable: () => call(() => client.auth.authEnable(), fromPbHeaderOnly),
     authDisable: () => call(() => client.auth.authDisable(), fromPbHeaderOnly),
@@ -191,16 +193,21 @@ export function etcd3TestClient(endpoint: string, dispose: () => Promise<void>, 
   }
 }
 
+/** The wire number of each DowngradeRequest action. */
+const DOWNGRADE_ACTIONS = { VALIDATE: 0, ENABLE: 1, CANCEL: 2 } as const
+
 export const etcd3Adapter: Adapter = {
   name: 'etcd3',
   // etcd3 takes RESOURCE_EXHAUSTED for a transient fault: it retries the call and then opens its circuit
   // breaker, so the NOSPACE error never reaches the caller and every later call fails.
   // etcd3 manages its own token: no raw tokens, so no token-level cases.
   // (etcd3 also takes UNKNOWN for a transient fault: it retries and opens its circuit breaker.)
-  supports: { ...SUPPORTS_ALL, noSpaceErrors: false, authToken: false, unknownErrors: false },
+  // (and UNAVAILABLE: a Downgrade ENABLE that timed out is sent again, and then finds itself in process.)
+  supports: { ...SUPPORTS_ALL, noSpaceErrors: false, authToken: false, unknownErrors: false, unavailableErrors: false },
   async factory(server): Promise<EtcdTestClient> {
     const ttl = server?.authTokenTtl === undefined ? {} : { authTokenTtl: server.authTokenTtl }
-    const etcd = await openEtcd({ memory: true, bcryptCost: TEST_BCRYPT_COST, ...ttl })
+    const timeout = server?.requestTimeoutMs === undefined ? {} : { requestTimeoutMs: server.requestTimeoutMs }
+    const etcd = await openEtcd({ memory: true, bcryptCost: TEST_BCRYPT_COST, ...ttl, ...timeout })
     try {
       const { endpoint } = await etcd.listen({ port: 0 })
       return etcd3TestClient(endpoint, () => etcd.close())

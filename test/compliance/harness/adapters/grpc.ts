@@ -9,7 +9,8 @@ export const grpcAdapter: Adapter = {
   // Auth
   async factory(server) {
     const ttl = server?.authTokenTtl === undefined ? {} : { authTokenTtl: server.authTokenTtl }
-    const etcd = await openEtcd({ memory: true, bcryptCost: TEST_BCRYPT_COST, ...ttl })
+    const timeout = server?.requestTimeoutMs === undefined ? {} : { requestTimeoutMs: server.requestTimeoutMs }
+    const etcd = await openEtcd({ memory: true, bcryptCost: TEST_BCRYPT_COST, ...ttl, ...timeout })
     try {
       const { endpoint } = await etcd.listen({ port: 0 })
       return rawTestClient(endpoint, () => etcd.close())

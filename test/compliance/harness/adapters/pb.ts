@@ -11,7 +11,7 @@ import type {
   LeaseTimeToLiveRequest, LeaseTimeToLiveResponse,
 } from '../../../../src/etcdserver/types.js'
 import type {
-  AlarmAction, AlarmRequest, AlarmResponse, AlarmType, DefragmentResponse, HashKvRequest, HashKvResponse,
+  AlarmAction, AlarmRequest, AlarmResponse, AlarmType, DefragmentResponse, DowngradeResponse, HashKvRequest, HashKvResponse,
   HashResponse, MemberListResponse, MoveLeaderRequest, MoveLeaderResponse, StatusResponse,
 } from '../client.js'
 
@@ -445,6 +445,10 @@ export function fromPbAlarm(x: unknown): AlarmResponse {
 }
 export const fromPbDefragment = (x: unknown): DefragmentResponse => optHeader(obj(x, 'DefragmentResponse'))
 export const fromPbMoveLeader = (x: unknown): MoveLeaderResponse => optHeader(obj(x, 'MoveLeaderResponse'))
+export function fromPbDowngrade(x: unknown): DowngradeResponse {
+  const o = obj(x, 'DowngradeResponse')
+  return { header: header(o), version: str(o, 'version') }
+}
 export function fromPbMemberList(x: unknown): MemberListResponse {
   const o = obj(x, 'MemberListResponse')
   const members = list(o, 'members').map((m) => {

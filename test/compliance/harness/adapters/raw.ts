@@ -14,7 +14,7 @@ import {
 } from './pb-auth.js'
 import {
   fromPbAlarm, fromPbCompaction, fromPbDefragment, fromPbDeleteRange, fromPbHash, fromPbHashKv, fromPbLeaseGrant,
-  fromPbLeaseKeepAlive, fromPbLeaseLeases, fromPbLeaseRevoke, fromPbLeaseTimeToLive, fromPbMemberList, fromPbMoveLeader,
+  fromPbDowngrade, fromPbLeaseKeepAlive, fromPbLeaseLeases, fromPbLeaseRevoke, fromPbLeaseTimeToLive, fromPbMemberList, fromPbMoveLeader,
   fromPbPut, fromPbRange, fromPbStatus, fromPbTxn, toPbAlarm, toPbCompaction, toPbDeleteRange, toPbHashKv,
   toPbLeaseGrant, toPbLeaseId, toPbLeaseTimeToLive, toPbMoveLeader, toPbPut, toPbRange, toPbTxn,
 } from './pb.js'
@@ -153,7 +153,8 @@ export function rawTestClient(endpoint: string, dispose: () => Promise<void>, to
     alarm: (r) => call(u(mnt, 'Alarm'), toPbAlarm(r), fromPbAlarm),
     defragment: () => call(u(mnt, 'Defragment'), {}, fromPbDefragment),
     moveLeader: (r) => call(u(mnt, 'MoveLeader'), toPbMoveLeader(r), fromPbMoveLeader),
-    memberList: () => call(u(cluster, 'MemberList'), {}, fromPbMemberList),
+    memberList: (r = {}) => call(u(cluster, 'MemberList'), r, fromPbMemberList),
+    downgrade: (r) => call(u(mnt, 'Downgrade'), r, fromPbDowngrade),
     // Auth
     authEnable: () => a('AuthEnable', {}, fromPbHeaderOnly),
     authDisable: () => a('AuthDisable', {}, fromPbHeaderOnly),

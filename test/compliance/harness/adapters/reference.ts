@@ -16,8 +16,9 @@ const version = present ? etcdVersion() : undefined
 
 export const referenceAdapter: Adapter = {
   name: 'reference (real etcd)',
-  // AuthStatus came with etcd 3.5: 3.4 answers UNIMPLEMENTED "unknown method AuthStatus".
-  supports: { ...SUPPORTS_ALL, authStatus: false, authHardened: false, authLegacy: true },
+  // AuthStatus and Downgrade came with etcd 3.5: 3.4 answers UNIMPLEMENTED "unknown method AuthStatus" (and
+  // "unknown method Downgrade").
+  supports: { ...SUPPORTS_ALL, authStatus: false, authHardened: false, authLegacy: true, downgrade: false },
   oracle: true,
   ...(version === undefined ? {} : { etcdVersion: version }),
   // A start is dominated by the first election (~0.4 s); cases are independent, so run several at once.
