@@ -180,9 +180,8 @@ export class RemoteClient implements EtcdClient {
   }
 
   /**
-   * etcd 3.5's Downgrade (see Etcd.downgrade). Sent once: an ENABLE or CANCEL that answered "request timed
-   * out" has taken effect, so sending it again would only find the downgrade in process (clientv3 does
-   * not retry it either).
+   * etcd 3.5's Downgrade (see Etcd.downgrade). Sent once, as clientv3 sends it: an ENABLE or CANCEL that
+   * reached the server may have taken effect, and a second one would only find it in process.
    */
   downgrade(req: Input<DowngradeRequest> = {}): Promise<DowngradeResponse> {
     return rejected(() => this.call('unsent', this.conn.rpc.downgrade, toPbDowngradeRequest(checkRequest('downgrade', req)), fromPbDowngradeResponse))

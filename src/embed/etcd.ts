@@ -359,13 +359,11 @@ export class Etcd implements EtcdClient {
    * `version` is the one allowed target (the previous minor version, "3.4" or "3.4.x") and no downgrade
    * is in progress; it rejects with WRONG_DOWNGRADE_VERSION_FORMAT, INVALID_DOWNGRADE_TARGET_VERSION or
    * DOWNGRADE_IN_PROCESS otherwise. ENABLE makes the same checks and starts the downgrade; CANCEL stops
-   * it (NO_INFLIGHT_DOWNGRADE when none is enabled). Both take effect at once and then, as etcd 3.5's
-   * do, reject with TIMEOUT after `requestTimeoutMs`, or with the signal's reason if it aborts first.
-   * The root role once auth is on.
+   * it (NO_INFLIGHT_DOWNGRADE when none is enabled); both resolve with the cluster version, as etcd 3.6's
+   * do. The root role once auth is on.
    */
-  downgrade(req: Input<DowngradeRequest> = {}, opts: { readonly signal?: AbortSignal } = {}): Promise<DowngradeResponse> {
-    const { signal } = checkSignalOptions('downgrade', opts)
-    return this.checked('downgrade', req, (r) => this.server.maintenance.downgrade(r, this.creds, signal))
+  downgrade(req: Input<DowngradeRequest> = {}): Promise<DowngradeResponse> {
+    return this.checked('downgrade', req, (r) => this.server.maintenance.downgrade(r, this.creds))
   }
 
   /**
@@ -619,7 +617,7 @@ export async function openEtcd(opts: EtcdOptions = {}): Promise<Etcd> {
       ...(opts.clock === undefined ? {} : { clock: opts.clock }),
       minLeaseTtl: o.minLeaseTtl,
       leaseRenewOnStartMs: o.leaseRenewOnStartMs,
-      maintenance: { quotaBackendBytes: o.quotaBackendBytes, etcdVersion: o.etcdVersion, requestTimeoutMs: o.requestTimeoutMs, logger },
+      maintenance: { quotaBackendBytes: o.quotaBackendBytes, etcdVersion: o.etcdVersion, logger },
       member: { name: o.name, peerUrls: o.peerUrls, clientUrls: o.advertiseClientUrls ?? [] },
       ...(opts.memberId !== undefined && opts.clusterId !== undefined ? { newIdentity: { memberId: opts.memberId, clusterId: opts.clusterId } } : {}),
       autoCompaction: parseRetention(o.autoCompactionMode, o.autoCompactionRetention),

@@ -89,7 +89,7 @@ const OPTIONS = record({
   dataDir: opt(str), memory: opt(bool), db: opt(withMethods('an abstract-level database', ['open', 'close', 'batch'])),
   unsafeNoFsync: opt(bool), maxRequestBytes: opt(int), maxTxnOps: opt(int), watchProgressNotifyIntervalMs: opt(int),
   indexCheckpointEntries: opt(int), logger: opt(withMethods('a Logger (debug, info, warn, error)', ['debug', 'info', 'warn', 'error'])),
-  clock: opt(withMethods('a Clock (now, after)', ['now', 'after'])), minLeaseTtl: opt(int), leaseRenewOnStartMs: opt(int), requestTimeoutMs: opt(int),
+  clock: opt(withMethods('a Clock (now, after)', ['now', 'after'])), minLeaseTtl: opt(int), leaseRenewOnStartMs: opt(int),
   quotaBackendBytes: opt(int), etcdVersion: opt(str), autoCompactionMode: opt(oneOf(['periodic', 'revision'])),
   autoCompactionRetention: opt(str), metrics: opt(oneOf(['basic', 'extensive'])), name: opt(str), peerUrls: URLS,
   advertiseClientUrls: URLS, memberId: opt(uint64), clusterId: opt(uint64),

@@ -53,12 +53,6 @@ export interface EtcdOptions {
    * election timeout). Default 1000 ms.
    */
   readonly leaseRenewOnStartMs?: number
-  /**
-   * etcd's request timeout (5 s plus two election timeouts, 7 s with default flags): how long a request
-   * that etcd proposes through raft may wait for its result. Downgrade ENABLE and CANCEL wait it out and
-   * then fail with TIMEOUT, as in etcd 3.5. Default 7000 ms.
-   */
-  readonly requestTimeoutMs?: number
   /** Backend size in bytes past which writes fail with NOSPACE (etcd's --quota-backend-bytes). Default 0 = 2 GiB. */
   readonly quotaBackendBytes?: number
   /** The etcd version Status reports; clients gate features on it. Default '3.5.17'. */
@@ -128,7 +122,6 @@ export const ETCD_DEFAULTS = {
   indexCheckpointEntries: 50_000,
   minLeaseTtl: 2,
   leaseRenewOnStartMs: 1000,
-  requestTimeoutMs: 7000,
   quotaBackendBytes: 0,
   etcdVersion: '3.5.17',
   autoCompactionMode: 'periodic',

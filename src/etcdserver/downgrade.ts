@@ -14,7 +14,6 @@
 // has passed. etcdlite does the same (see Downgrader.propose).
 import { META } from '../backend/schema.js'
 import type { Backend } from '../backend/backend.js'
-import { asError } from '../pkg/as-error.js'
 import { EtcdError } from '../pkg/errors.js'
 import type { Logger } from '../pkg/logger.js'
 import type { DowngradeInfo, DowngradeRequest, DowngradeResponse } from './types.js'
@@ -121,20 +120,15 @@ export interface DowngradeHost {
   readonly backend: Backend
   /** The version this member reports (Status's version). */
   readonly etcdVersion: string
-  /** etcd's ReqTimeout: how long a proposal waits for its result before "request timed out". */
-  readonly requestTimeoutMs: number
   /** Count one applied request that takes no revision (raftIndex grows with it). */
   noteApplied(): void
-  /** Aborted, with STOPPED as the reason, once the server is closing (etcd's `<-s.done`). */
-  readonly closing: AbortSignal
   /** Where etcd's lines about a downgrade go. */
   readonly logger?: Logger | undefined
 }
 
 /** etcd 3.5.17's call sites of the lines a downgrade logs. */
 const AT = {
-  rejectedInvalid: 'etcdserver/v3_server.go:1058',
-  rejectedProposal: 'etcdserver/v3_server.go:1070',
+  rejected: 'etcdserver/v3_server.go:1058',
   ready: 'membership/cluster.go:890',
 } as const
 
@@ -145,20 +139,11 @@ const AT = {
 export class Downgrader {
   private readonly host: DowngradeHost
   private current: DowngradeInfo
-  /** Proposals waiting for their result now (etcd_server_proposals_pending counts them). */
-  private waiting = 0
-  /** Proposals that ended waiting on a timeout or a cancelled call (etcd_server_proposals_failed_total). */
-  private failedCount = 0
 
   constructor(host: DowngradeHost) {
     this.host = host
     const stored = host.backend.get('meta', DOWNGRADE_KEY)
     this.current = stored === undefined ? { enabled: false, targetVersion: '' } : decodeDowngradeInfo(stored)
-  }
-
-  /** How many proposals wait for a result now, and how many gave up waiting since the start. */
-  proposals(): { readonly pending: number; readonly failed: number } {
-    return { pending: this.waiting, failed: this.failedCount }
   }
 
   /** The downgrade info (etcd's RaftCluster.DowngradeInfo): disabled with an empty target when none. */
@@ -167,14 +152,14 @@ export class Downgrader {
   }
 
   /** etcd's EtcdServer.Downgrade. A number is an action etcd's enum lacks (from the wire): UNKNOWN_METHOD. */
-  downgrade(r: DowngradeRequest, signal?: AbortSignal): Promise<Omit<DowngradeResponse, 'header'>> {
+  downgrade(r: DowngradeRequest): Promise<Omit<DowngradeResponse, 'header'>> {
     switch (r.action ?? 'VALIDATE') {
       case 'VALIDATE':
         return Promise.resolve(this.validate(r.version ?? ''))
       case 'ENABLE':
-        return this.enable(r.version ?? '', signal)
+        return this.enable(r.version ?? '')
       case 'CANCEL':
-        return this.cancel(signal)
+        return this.cancel()
       default:
         return Promise.reject(new EtcdError('UNKNOWN_METHOD'))
     }
@@ -191,63 +176,37 @@ export class Downgrader {
     return { version: clusterVersionString(cv) }
   }
 
-  /** etcd's downgradeEnable: validate, then record the target (see propose for the answer). */
-  private async enable(v: string, signal: AbortSignal | undefined): Promise<never> {
+  /** etcd's downgradeEnable: validate, then record the target; answers with the cluster version. */
+  private async enable(v: string): Promise<{ version: string }> {
+    let answer: { version: string }
     try {
-      this.validate(v)
+      answer = this.validate(v)
     } catch (err) {
-      this.host.logger?.warn('reject downgrade request', { error: err }, AT.rejectedInvalid)
+      this.host.logger?.warn('reject downgrade request', { error: err }, AT.rejected)
       throw err
     }
-    const target = clusterVersionString(toClusterVersion(v))
-    try {
-      return await this.propose({ enabled: true, targetVersion: target }, signal)
-    } catch (err) {
-      // etcd's proposer turns a cancelled context into "request cancelled" before it logs.
-      const logged = err instanceof EtcdError ? err : new Error('etcdserver: request cancelled')
-      this.host.logger?.warn('reject downgrade request', { error: logged }, AT.rejectedProposal)
-      throw err
-    }
+    await this.apply({ enabled: true, targetVersion: clusterVersionString(toClusterVersion(v)) })
+    return answer
   }
 
   /** etcd's downgradeCancel: NO_INFLIGHT_DOWNGRADE unless a downgrade is enabled. */
-  private async cancel(signal: AbortSignal | undefined): Promise<never> {
+  private async cancel(): Promise<{ version: string }> {
     if (!this.current.enabled) throw new EtcdError('NO_INFLIGHT_DOWNGRADE')
-    return await this.propose({ enabled: false, targetVersion: '' }, signal)
+    await this.apply({ enabled: false, targetVersion: '' })
+    const cv = clusterVersionOf(this.host.etcdVersion)
+    return { version: cv === undefined ? '' : clusterVersionString(cv) }
   }
 
   /**
-   * Apply a DowngradeInfoSet as etcd's applier does (stored, counted as an applied raft entry), then wait
-   * as etcd's proposer waits for a result its applier never sends: the call fails with TIMEOUT after the
-   * request timeout, with the signal's reason if the caller gives up first, or STOPPED if the server
-   * closes. The change itself stands in every case.
+   * Apply a DowngradeInfoSet as etcd's applier does: stored, and counted as an applied raft entry. etcd
+   * 3.5's applier never answers this proposal, so there ENABLE and CANCEL take effect and then fail with
+   * "request timed out"; etcd 3.6 answers it, and so does this (docs/DEVIATIONS.md).
    */
-  private async propose(d: DowngradeInfo, signal: AbortSignal | undefined): Promise<never> {
+  private async apply(d: DowngradeInfo): Promise<void> {
     this.current = d
     if (d.enabled) this.host.logger?.info('The server is ready to downgrade', { 'target-version': d.targetVersion, 'server-version': this.host.etcdVersion }, AT.ready)
     this.host.backend.put('meta', DOWNGRADE_KEY, encodeDowngradeInfo(d))
     this.host.noteApplied()
     await this.host.backend.commit()
-    const waits = [this.host.closing]
-    if (signal !== undefined) waits.push(signal)
-    const ended = AbortSignal.any(waits)
-    // A timer that holds the process open, as a call in flight does; the server's close() ends the wait.
-    this.waiting++
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(done, this.host.requestTimeoutMs)
-      function done(): void {
-        clearTimeout(timer)
-        ended.removeEventListener('abort', done)
-        resolve()
-      }
-      if (ended.aborted) done()
-      else ended.addEventListener('abort', done, { once: true })
-    })
-    this.waiting--
-    if (this.host.closing.aborted) throw new EtcdError('STOPPED')
-    // etcd counts a proposal that timed out or was cancelled as failed (not one cut short by a stop).
-    this.failedCount++
-    if (signal?.aborted === true) throw asError(signal.reason)
-    throw new EtcdError('TIMEOUT')
   }
 }

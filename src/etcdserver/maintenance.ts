@@ -29,16 +29,11 @@ export interface MaintenanceOptions {
   readonly quotaBackendBytes: number
   /** The etcd version Status reports (clients gate features on it). */
   readonly etcdVersion: string
-  /**
-   * etcd's ReqTimeout (5 s plus two election timeouts): how long a request etcd proposes through raft
-   * waits for its result. Downgrade ENABLE and CANCEL always wait this long (see downgrade.ts).
-   */
-  readonly requestTimeoutMs: number
   /** Where the lines etcd logs from maintenance calls go (the downgrade ones); none by default. */
   readonly logger?: Logger | undefined
 }
 
-export const MAINTENANCE_DEFAULTS: MaintenanceOptions = { quotaBackendBytes: 0, etcdVersion: '3.5.17', requestTimeoutMs: 7000 }
+export const MAINTENANCE_DEFAULTS: MaintenanceOptions = { quotaBackendBytes: 0, etcdVersion: '3.5.17' }
 
 /** etcd's DefaultQuotaBytes: the quota when --quota-backend-bytes is 0. */
 export const DEFAULT_QUOTA_BYTES = 2 * 1024 * 1024 * 1024
@@ -58,7 +53,6 @@ export class Maintenance {
   private readonly restored: Promise<void>
   private readonly running = new Set<Promise<unknown>>()
   private readonly streams = new Set<AbortController>()
-  private readonly closing = new AbortController()
   private readonly downgrader: Downgrader
   private extraIndex: number
 
@@ -70,9 +64,7 @@ export class Maintenance {
     this.downgrader = new Downgrader({
       backend: server.backend,
       etcdVersion: opts.etcdVersion,
-      requestTimeoutMs: opts.requestTimeoutMs,
       noteApplied: () => this.noteApplied(),
-      closing: this.closing.signal,
       logger: opts.logger,
     })
     this.restored = AlarmStore.open(server.backend).then((a) => {
@@ -300,21 +292,15 @@ export class Maintenance {
 
   /**
    * etcd's Downgrade (see downgrade.ts): VALIDATE answers with the cluster version or fails; ENABLE and
-   * CANCEL take effect at once and then, as in etcd 3.5, fail with TIMEOUT after the request timeout
-   * (with the signal's reason if it aborts first, STOPPED if the server closes). The root role, once
-   * auth is on (etcd's hardening of CVE-2026-33413; 3.5.17 let anyone).
+   * CANCEL take effect and answer with it, as in etcd 3.6. The root role, once auth is on (etcd's
+   * hardening of CVE-2026-33413; 3.5.17 let anyone).
    */
-  downgrade(r: DowngradeRequest, creds?: CallCredentials, signal?: AbortSignal): Promise<DowngradeResponse> {
+  downgrade(r: DowngradeRequest, creds?: CallCredentials): Promise<DowngradeResponse> {
     return this.track(async () => {
       this.server.checkAdmin(creds)
-      const res = await this.downgrader.downgrade(r, signal)
+      const res = await this.downgrader.downgrade(r)
       return { header: this.server.header(this.server.kv.rev()), version: res.version }
     })
-  }
-
-  /** Proposals waiting for a result, and those that failed (the downgrade ones: see downgrade.ts). */
-  proposals(): { readonly pending: number; readonly failed: number } {
-    return this.downgrader.proposals()
   }
 
   /** The downgrade info: what etcd 3.5 keeps in its backend and serves to peers at /downgrade/enabled. */
@@ -323,12 +309,10 @@ export class Maintenance {
   }
 
   /**
-   * End snapshot streams (they fail with STOPPED) and downgrade calls waiting out their timeout (the
-   * same), and wait for the other calls in flight, which finish on their own. The server calls this
-   * before it closes the backend.
+   * End snapshot streams (they fail with STOPPED) and wait for the other calls in flight, which finish on
+   * their own. The server calls this before it closes the backend.
    */
   async close(): Promise<void> {
-    this.closing.abort(new EtcdError('STOPPED'))
     for (const ac of this.streams) ac.abort(new EtcdError('STOPPED'))
     await Promise.allSettled([...this.running])
     await this.restored.catch(() => undefined)

@@ -157,7 +157,6 @@ export class ServerMetrics {
     })
     const commitBuckets = COMMIT_SECONDS_BUCKETS
     const raftIndex = s.maintenance.raftIndex()
-    const proposals = s.maintenance.proposals()
     const dbHelp = 'Total size of the underlying database physically allocated in bytes.'
 
     const all: MetricFamily[] = [
@@ -171,12 +170,11 @@ export class ServerMetrics {
       counter('etcd_server_slow_apply_total', 'The total number of slow apply requests (likely overloaded from slow disk).', stats.slowApplies),
       gauge('etcd_server_snapshot_apply_in_progress_total', '1 if the server is applying the incoming snapshot. 0 if none.', 0),
       // On one member every write request is a proposal, committed and applied as it is accepted (Status's
-      // raftIndex). Only Downgrade ENABLE and CANCEL wait after that (etcd 3.5 never answers them): pending
-      // while they wait, failed once they time out or their call is cancelled.
+      // raftIndex); none waits and none fails in consensus.
       gauge('etcd_server_proposals_committed_total', 'The total number of consensus proposals committed.', raftIndex),
       gauge('etcd_server_proposals_applied_total', 'The total number of consensus proposals applied.', raftIndex),
-      gauge('etcd_server_proposals_pending', 'The current number of pending proposals to commit.', proposals.pending),
-      counter('etcd_server_proposals_failed_total', 'The total number of failed proposals seen.', proposals.failed),
+      gauge('etcd_server_proposals_pending', 'The current number of pending proposals to commit.', 0),
+      counter('etcd_server_proposals_failed_total', 'The total number of failed proposals seen.', 0),
       // A leader alone answers its own read indexes at once.
       counter('etcd_server_slow_read_indexes_total', "The total number of pending read indexes not in sync with leader's or timed out read index requests.", 0),
       counter('etcd_server_read_indexes_failed_total', 'The total number of failed read indexes seen.', 0),

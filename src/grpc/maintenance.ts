@@ -1,7 +1,7 @@
 // The Maintenance service (etcd v3rpc/maintenance.go): Status, Hash, HashKV, Defragment, Snapshot (a server
 // stream with backpressure), Alarm, MoveLeader and Downgrade, over EtcdServer.maintenance.
 import { once } from 'node:events'
-import { status, type ServerWritableStream, type ServiceDefinition, type ServiceError, type UntypedServiceImplementation } from '@grpc/grpc-js'
+import type { ServerWritableStream, ServiceDefinition, UntypedServiceImplementation } from '@grpc/grpc-js'
 import type { EtcdServer } from '../etcdserver/etcd-server.js'
 import type { MaintenanceHandlers } from './generated/etcdserverpb/Maintenance.js'
 import type { SnapshotRequest__Output } from './generated/etcdserverpb/SnapshotRequest.js'
@@ -62,15 +62,8 @@ export function maintenanceHandlers(def: ServiceDefinition, server: EtcdServer, 
     Alarm(call, cb) {
       reply(cb, () => m.alarm(toDomainAlarm(call.request), credentialsOf(call)).then(toPbAlarmResponse), report)
     },
-    // A cancelled call stops waiting (ENABLE and CANCEL wait out etcd's request timeout); the change stands,
-    // and the failure has nobody to tell.
     Downgrade(call, cb) {
-      const ac = new AbortController()
-      const cancel = (): void => ac.abort(new Error('downgrade: call cancelled'))
-      call.once('cancelled', cancel)
-      const toError = (err: unknown, rep: ErrorReporter): Partial<ServiceError> =>
-        call.cancelled ? { code: status.CANCELLED, details: 'call cancelled' } : toServiceError(err, rep)
-      reply(cb, () => m.downgrade(toDomainDowngrade(call.request), credentialsOf(call), ac.signal).then(toPbDowngradeResponse).finally(() => call.off('cancelled', cancel)), report, toError)
+      reply(cb, () => m.downgrade(toDomainDowngrade(call.request), credentialsOf(call)).then(toPbDowngradeResponse), report)
     },
     Snapshot(call) {
       void sendSnapshot(server, call, report).catch(report)

@@ -297,5 +297,4 @@ export const ERR = {
   downgradeInProcess: { code: status.FAILED_PRECONDITION, message: 'etcdserver: cluster has a downgrade job in progress' },
   noInflightDowngrade: { code: status.FAILED_PRECONDITION, message: 'etcdserver: no inflight downgrade job' },
   unknownMethod: { code: status.UNKNOWN, message: 'etcdserver: unknown method' },
-  requestTimedOut: { code: status.UNAVAILABLE, message: 'etcdserver: request timed out' },
 } as const satisfies Record<string, WantError>

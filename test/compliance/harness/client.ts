@@ -125,11 +125,6 @@ export interface LoggedIn {
 export interface ServerOptions {
   /** Seconds a simple token lives unused (etcd's --auth-token-ttl). */
   readonly authTokenTtl?: number
-  /**
-   * etcd's request timeout in ms (5 s plus two election timeouts), which Downgrade ENABLE and CANCEL
-   * always wait out; cases shorten it so that they answer quickly. Only adapters with supports.downgrade.
-   */
-  readonly requestTimeoutMs?: number
 }
 
 /** bcrypt cost every adapter's server uses: the minimum, so users and logins stay cheap. */
@@ -256,13 +251,8 @@ export interface Supports {
   readonly authHardened: boolean
   /** etcd 3.4.23's rules before that hardening: those calls are open to anyone (the reference etcd). */
   readonly authLegacy: boolean
-  /** etcd 3.5's Downgrade call, with ServerOptions.requestTimeoutMs honoured (etcd 3.4 has no such call). */
+  /** etcd 3.5's Downgrade call (etcd 3.4 has no such call). */
   readonly downgrade: boolean
-  /**
-   * The client hands an UNAVAILABLE error (etcd's "request timed out") back to the caller instead of
-   * sending the call again.
-   */
-  readonly unavailableErrors: boolean
 }
 
 export type Feature = keyof Supports
@@ -290,5 +280,5 @@ export const SUPPORTS_ALL: Supports = {
   // Auth
   auth: true, authStatus: true, authToken: true, memberAdd: true, manualClock: false, unknownErrors: true,
   authHardened: true, authLegacy: false,
-  downgrade: true, unavailableErrors: true,
+  downgrade: true,
 }

@@ -86,9 +86,8 @@ const SUPPORTS: Supports = { ...SUPPORTS_ALL, maintenance: false, auth: false, a
 export const connectAdapter: Adapter = {
   name: 'connect (etcdlite)',
   supports: SUPPORTS,
-  async factory(server): Promise<EtcdTestClient> {
-    const timeout = server?.requestTimeoutMs === undefined ? {} : { requestTimeoutMs: server.requestTimeoutMs }
-    const etcd = await openEtcd({ memory: true, bcryptCost: TEST_BCRYPT_COST, ...timeout })
+  async factory(): Promise<EtcdTestClient> {
+    const etcd = await openEtcd({ memory: true, bcryptCost: TEST_BCRYPT_COST })
     try {
       const { endpoint } = await etcd.listen({ port: 0 })
       return connectClient(await connect({ endpoints: [endpoint] }), () => etcd.close())

@@ -105,7 +105,6 @@ export const embeddedAdapter: Adapter = {
       memory: true, bcryptCost: TEST_BCRYPT_COST,
       ...(server?.authTokenTtl === undefined ? {} : { authTokenTtl: server.authTokenTtl }),
       ...(clock === undefined ? {} : { clock }),
-      ...(server?.requestTimeoutMs === undefined ? {} : { requestTimeoutMs: server.requestTimeoutMs }),
     })
     return embeddedClient(etcd, () => etcd.close(), clock)
   },

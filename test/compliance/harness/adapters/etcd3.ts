@@ -203,11 +203,10 @@ export const etcd3Adapter: Adapter = {
   // etcd3 manages its own token: no raw tokens, so no token-level cases.
   // (etcd3 also takes UNKNOWN for a transient fault: it retries and opens its circuit breaker.)
   // (and UNAVAILABLE: a Downgrade ENABLE that timed out is sent again, and then finds itself in process.)
-  supports: { ...SUPPORTS_ALL, noSpaceErrors: false, authToken: false, unknownErrors: false, unavailableErrors: false },
+  supports: { ...SUPPORTS_ALL, noSpaceErrors: false, authToken: false, unknownErrors: false },
   async factory(server): Promise<EtcdTestClient> {
     const ttl = server?.authTokenTtl === undefined ? {} : { authTokenTtl: server.authTokenTtl }
-    const timeout = server?.requestTimeoutMs === undefined ? {} : { requestTimeoutMs: server.requestTimeoutMs }
-    const etcd = await openEtcd({ memory: true, bcryptCost: TEST_BCRYPT_COST, ...ttl, ...timeout })
+    const etcd = await openEtcd({ memory: true, bcryptCost: TEST_BCRYPT_COST, ...ttl })
     try {
       const { endpoint } = await etcd.listen({ port: 0 })
       return etcd3TestClient(endpoint, () => etcd.close())

@@ -9,8 +9,7 @@ export const grpcAdapter: Adapter = {
   // Auth
   async factory(server) {
     const ttl = server?.authTokenTtl === undefined ? {} : { authTokenTtl: server.authTokenTtl }
-    const timeout = server?.requestTimeoutMs === undefined ? {} : { requestTimeoutMs: server.requestTimeoutMs }
-    const etcd = await openEtcd({ memory: true, bcryptCost: TEST_BCRYPT_COST, ...ttl, ...timeout })
+    const etcd = await openEtcd({ memory: true, bcryptCost: TEST_BCRYPT_COST, ...ttl })
     try {
       const { endpoint } = await etcd.listen({ port: 0 })
       return rawTestClient(endpoint, () => etcd.close())
