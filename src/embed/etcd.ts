@@ -30,7 +30,7 @@ import { ETCD_DEFAULTS, type EtcdOptions, type LevelDb, type ListenOptions, type
 import { Watcher, WatchStream, type WatchOptions } from './watch.js'
 import { LeaseKeepAlive, type LeaseKeepAliveOptions } from './lease.js'
 import { HttpListener, httpHandler } from './http.js'
-import type { GrpcGateway } from '../gateway/gateway.js'
+import { DeferredGateway } from './deferred-gateway.js'
 import type { ChannelCredentials } from '@grpc/grpc-js'
 import { checkPut, checkRequest, checkSignalOptions, checkString, type Call, type Checked, type Input } from './input.js'
 import type { EtcdClient } from '../client/etcd-client.js'
@@ -66,13 +66,6 @@ function streamLimit(max: number | undefined, secure: boolean): number | undefin
 }
 // ---- end TLS ----
 
-/** The JSON gateway of one listener, its module loaded on first use. */
-async function newGateway(server: EtcdServer, maxRequestBytes: number): Promise<GrpcGateway> {
-  const { GrpcGateway, gatewayBodyLimit } = await import('../gateway/gateway.js')
-  const metrics = serverMetrics(server)
-  return new GrpcGateway({ maxBodyBytes: gatewayBodyLimit(maxRequestBytes), reports34: () => majorMinor(metrics.etcdVersion()) === '3.4' })
-}
-
 /** The address a listener's own gateway dials: the loopback address for a wildcard host. */
 function dialTarget(host: string, port: number): string {
   const bare = host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host
@@ -101,7 +94,7 @@ export class Etcd implements EtcdClient {
   private readonly logger: Logger
   private readonly maxRequestBytes: number
   private readonly grpcServers: GrpcServer[] = []
-  private readonly gateways: GrpcGateway[] = []
+  private readonly gateways: DeferredGateway[] = []
   /** How a gateway reaches each listener that serves gRPC, in the order they were opened. */
   private readonly gatewayDials: Array<{ readonly target: string; readonly creds: ChannelCredentials }> = []
   private closing: Promise<void> | undefined
@@ -496,6 +489,16 @@ export class Etcd implements EtcdClient {
   }
   // ---- end HTTP ----
 
+  /** The JSON gateway of one listener, its module loaded by its first request. */
+  private newGateway(): DeferredGateway {
+    const metrics = serverMetrics(this.server)
+    return new DeferredGateway({
+      maxRequestBytes: this.maxRequestBytes,
+      reports34: () => majorMinor(metrics.etcdVersion()) === '3.4',
+      report: (err) => this.logger.error('cannot load the JSON gateway', { error: err }),
+    })
+  }
+
   /** Serve the etcd v3 gRPC API on host:port (port 0 picks a free port). */
   async listen(opts: ListenOptions = {}): Promise<Listener> {
     checkRequest('listen', opts)
@@ -505,15 +508,14 @@ export class Etcd implements EtcdClient {
     const maxStreams = limit === undefined ? {} : { maxConcurrentStreams: limit }
     const tls = opts.tls === undefined ? undefined : await toTlsServerOptions(opts.tls, this.logger)
     if (this.closing !== undefined) throw new Error('etcdlite: listen() after close()')
-    // Loaded only when served (see grpc/server.ts's tlsListener on why). A gRPC-only listener serves none; an
-    // HTTP-only one dials a listener that serves gRPC, as etcd's gateway does with --listen-client-http-urls.
+    // The gateway loads by its first request. A gRPC-only listener serves none; an HTTP-only one dials a
+    // listener that serves gRPC, as etcd's gateway does with --listen-client-http-urls.
     const traffic = opts.traffic ?? 'grpc+http'
     const gatewayDial = traffic === 'http' ? this.gatewayDials[0] : undefined
     if (traffic === 'http' && opts.grpcGateway !== false && gatewayDial === undefined) {
       throw new TypeError("etcdlite: listen({ traffic: 'http' }) serves the JSON gateway, which needs a listener serving gRPC opened first (or grpcGateway: false)")
     }
-    const gateway = opts.grpcGateway === false || traffic === 'grpc' ? undefined : await newGateway(this.server, this.maxRequestBytes)
-    if (this.closing !== undefined) throw new Error('etcdlite: listen() after close()')
+    const gateway = opts.grpcGateway === false || traffic === 'grpc' ? undefined : this.newGateway()
     const grpc = new GrpcServer(this.server, {
       maxRequestBytes: this.maxRequestBytes,
       report: (err) => this.logger.error('unexpected error serving a request', { error: err }),
