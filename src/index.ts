@@ -23,7 +23,7 @@ export type {
   AuthRoleAddRequest, AuthRoleGetRequest, AuthRoleGetResponse, AuthRoleListResponse, AuthRoleDeleteRequest,
   AuthRoleGrantPermissionRequest, AuthRoleRevokePermissionRequest, AuthHeaderResponse, CallCredentials,
 } from './etcdserver/types.js'
-export { SnapshotError } from './etcdserver/snapshot.js'
+export { SnapshotError } from './etcdserver/snapshot-error.js'
 export { DataDirError } from './backend/data-dir.js'
 export type { DataDirProblem } from './backend/data-dir.js'
 export { LeaseKeepAlive } from './embed/lease.js'

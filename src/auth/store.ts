@@ -2,8 +2,8 @@
 // persisted in the backend's auth buckets; password checks, simple tokens and permission checks.
 // Deviations are listed in README "Deviations".
 // bcryptjs (pure JavaScript, so it installs on every platform): its async calls work in slices between
-// other callbacks, so a password check (tens of ms at cost 10) never holds the event loop for long.
-import { compare, genSalt, hash } from 'bcryptjs'
+// other callbacks, so a password check (tens of ms at cost 10) never holds the event loop for long. It loads
+// with the first password hashed or checked.
 import type { Backend } from '../backend/backend.js'
 import { readU64, u64 } from '../backend/meta-u64.js'
 import { compareBytes, equalBytes } from '../pkg/bytes.js'
@@ -364,6 +364,7 @@ export class AuthStore {
     if (u === undefined) throw new EtcdError('AUTH_FAILED')
     if (u.noPassword) throw new EtcdError('NO_PASSWORD_USER')
     const rev = this.rev
+    const { compare } = await import('bcryptjs')
     if (!(await compare(password, u.password))) throw new EtcdError('AUTH_FAILED')
     return rev
   }
@@ -454,6 +455,7 @@ export class AuthStore {
   private async hashOrGiven(password: string, hashedPassword: string | undefined): Promise<string> {
     if (hashedPassword !== undefined && hashedPassword !== '') return hashedPassword
     // Go's bcrypt writes version 2a (bcryptjs 2b; the two hash alike): keep etcd's form.
+    const { genSalt, hash } = await import('bcryptjs')
     const salt = (await genSalt(this.bcryptCost)).replace(/^\$2b\$/, '$2a$')
     return hash(password, salt)
   }

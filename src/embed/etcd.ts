@@ -1,6 +1,4 @@
 // The composition root and in-process API: one engine, used directly or served over gRPC.
-import { Level } from 'level'
-import { MemoryLevel } from 'memory-level'
 import { LevelBackend } from '../backend/level-backend.js'
 import { checkDataDir, lockedError } from '../backend/data-dir.js'
 import { AccessController } from '../etcdserver/access-controller.js'
@@ -8,7 +6,6 @@ import { EtcdServer } from '../etcdserver/etcd-server.js'
 import { majorMinor, serverMetrics } from '../etcdserver/metrics.js'
 import { parseRetention } from '../etcdserver/auto-compactor.js'
 import { LockServer } from '../etcdserver/v3lock.js'
-import { restoreSnapshot, restoreSnapshotToDir } from '../etcdserver/snapshot.js'
 import { ElectionServer } from '../etcdserver/v3election.js'
 import { asCaller } from '../etcdserver/concurrency.js'
 import type {
@@ -24,7 +21,7 @@ import type {
   AuthUserGrantRoleRequest, AuthUserRevokeRoleRequest, AuthRoleAddRequest, AuthRoleGetRequest, AuthRoleGetResponse,
   AuthRoleListResponse, AuthRoleDeleteRequest, AuthRoleGrantPermissionRequest, AuthRoleRevokePermissionRequest,
 } from '../etcdserver/types.js'
-import { GrpcServer, type TlsServerOptions } from '../grpc/server.js'
+import type { GrpcServer, TlsServerOptions } from '../grpc/server.js'
 import { silentLogger, type Logger } from '../pkg/logger.js'
 import { ETCD_DEFAULTS, type EtcdOptions, type LevelDb, type ListenOptions, type ListenTlsOptions } from './options.js'
 import { Watcher, WatchStream, type WatchOptions } from './watch.js'
@@ -360,13 +357,12 @@ export class Etcd implements EtcdClient {
     checkString('restoreSnapshot', 'file', file)
     checkRequest('restoreSnapshot', opts)
     const o = { ...ETCD_DEFAULTS, ...opts }
-    const encodings = { keyEncoding: 'view', valueEncoding: 'view' } as const
+    const { restoreSnapshot, restoreSnapshotToDir } = await import('../etcdserver/snapshot.js')
     if (opts.db === undefined && !o.memory) {
-      await restoreSnapshotToDir(file, o.dataDir, (dir) =>
-        LevelBackend.open(new Level<Uint8Array, Uint8Array>(dir, encodings), { syncWrites: !o.unsafeNoFsync }))
+      await restoreSnapshotToDir(file, o.dataDir, async (dir) => LevelBackend.open(await levelDb(dir), { syncWrites: !o.unsafeNoFsync }))
       return opts
     }
-    const db: LevelDb = opts.db ?? new MemoryLevel<Uint8Array, Uint8Array>(encodings)
+    const db: LevelDb = opts.db ?? await memoryDb()
     const backend = await LevelBackend.open(db, { syncWrites: false })
     try {
       await restoreSnapshot(file, backend)
@@ -507,6 +503,8 @@ export class Etcd implements EtcdClient {
     const limit = streamLimit(opts.maxConcurrentStreams, opts.tls !== undefined)
     const maxStreams = limit === undefined ? {} : { maxConcurrentStreams: limit }
     const tls = opts.tls === undefined ? undefined : await toTlsServerOptions(opts.tls, this.logger)
+    // The gRPC server (and grpc-js) loads with the first listener: an in-process store needs neither.
+    const { GrpcServer } = await import('../grpc/server.js')
     if (this.closing !== undefined) throw new Error('etcdlite: listen() after close()')
     // The gateway loads by its first request. A gRPC-only listener serves none; an HTTP-only one dials a
     // listener that serves gRPC, as etcd's gateway does with --listen-client-http-urls.
@@ -577,6 +575,22 @@ export class Etcd implements EtcdClient {
   }
 }
 
+// Each database's module loads when one is opened: an in-memory store needs no LevelDB, nor a store on
+// disk memory-level.
+const ENCODINGS = { keyEncoding: 'view', valueEncoding: 'view' } as const
+
+/** A LevelDB database (classic-level, through level) in `dir`, not yet opened. */
+async function levelDb(dir: string): Promise<LevelDb> {
+  const { Level } = await import('level')
+  return new Level<Uint8Array, Uint8Array>(dir, ENCODINGS)
+}
+
+/** An empty memory-level database. */
+async function memoryDb(): Promise<LevelDb> {
+  const { MemoryLevel } = await import('memory-level')
+  return new MemoryLevel<Uint8Array, Uint8Array>(ENCODINGS)
+}
+
 /** Open an etcdlite store: on disk (default), in memory, or over a given abstract-level database. */
 export async function openEtcd(opts: EtcdOptions = {}): Promise<Etcd> {
   checkRequest('openEtcd', opts)
@@ -585,11 +599,7 @@ export async function openEtcd(opts: EtcdOptions = {}): Promise<Etcd> {
   // Before LevelDB touches the directory: it would create files beside a real etcd's, or rotate the LOG
   // of another process's open database before finding its LOCK taken.
   if (onDisk) await checkDataDir(o.dataDir)
-  const db: LevelDb =
-    opts.db ??
-    (o.memory
-      ? new MemoryLevel<Uint8Array, Uint8Array>({ keyEncoding: 'view', valueEncoding: 'view' })
-      : new Level<Uint8Array, Uint8Array>(o.dataDir, { keyEncoding: 'view', valueEncoding: 'view' }))
+  const db: LevelDb = opts.db ?? (o.memory ? await memoryDb() : await levelDb(o.dataDir))
   let backend: LevelBackend
   try {
     backend = await LevelBackend.open(db, { syncWrites: !o.memory && !o.unsafeNoFsync })
