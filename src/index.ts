@@ -24,7 +24,7 @@ export type {
   AuthRoleAddRequest, AuthRoleGetRequest, AuthRoleGetResponse, AuthRoleListResponse, AuthRoleDeleteRequest,
   AuthRoleGrantPermissionRequest, AuthRoleRevokePermissionRequest, AuthHeaderResponse, CallCredentials,
 } from './etcdserver/types.js'
-export { SnapshotError } from './etcdserver/snapshot.js'
+export { SnapshotError } from './etcdserver/snapshot-error.js'
 export { DataDirError } from './backend/data-dir.js'
 export type { DataDirProblem } from './backend/data-dir.js'
 export { LeaseKeepAlive } from './embed/lease.js'
@@ -38,12 +38,12 @@ export { prefixEnd } from './embed/input.js'
 export type { Logger, LogLevel } from './pkg/logger.js'
 export { createLogger } from './pkg/logger.js'
 // ---- TLS ----
-export { selfCert, SelfCertError } from './pkg/transport/self-cert.js'
+export { peerTls, selfCert, serverTls } from './pkg/transport/tls-entry.js'
+export { SelfCertError } from './pkg/transport/self-cert-error.js'
 export type { SelfCertFiles, SelfCertOptions } from './pkg/transport/self-cert.js'
-export { peerTls, serverTls } from './pkg/transport/server-tls.js'
 export type { PeerTlsInfoFlags, PeerTlsOptions, ServerTls, ServerTlsOptions, TlsInfoFlags } from './pkg/transport/server-tls.js'
 export type { ServerTlsInfo } from './pkg/transport/tls-info.js'
-export { KeyPairError } from './pkg/transport/key-pair.js'
+export { KeyPairError } from './pkg/transport/key-pair-error.js'
 export { TlsConfigError } from './pkg/tlsutil/tls-config-error.js'
 // ---- end TLS ----
 // ---- Remote client ----

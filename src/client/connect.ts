@@ -1,11 +1,14 @@
 // connect(): the remote client, reached over etcd's gRPC API at any etcd v3 endpoint (etcdlite's or etcd's).
-import * as grpc from '@grpc/grpc-js'
+// The connection's modules, and grpc-js with them, load with the first connect(): importing etcdlite to use
+// it in process loads none of them.
+import type * as grpc from '@grpc/grpc-js'
+import { Status } from '@grpc/grpc-js/build/src/constants.js'
 import { checkRequest } from '../embed/input.js'
 import { DEFAULT_BACKOFF } from './backoff.js'
 import { RemoteClient } from './client.js'
-import { closedError, Connection } from './connection.js'
-import { Endpoints, parseEndpoint, type PickedChannel } from './endpoints.js'
-import { GrpcError } from './grpc-error.js'
+import type { Connection } from './connection.js'
+import type { PickedChannel } from './endpoints.js'
+import { closedError, GrpcError } from './grpc-error.js'
 import { DEFAULT_DIAL_TIMEOUT_MS, type ConnectOptions } from './options.js'
 
 function refuse(what: string): never {
@@ -13,13 +16,13 @@ function refuse(what: string): never {
 }
 
 /** Wait until `channel` is connected (true) or has failed to connect (false), or the deadline passes (false). */
-function connected(channel: PickedChannel, deadline: number): Promise<boolean> {
+function connected(states: typeof grpc.connectivityState, channel: PickedChannel, deadline: number): Promise<boolean> {
   const ch = channel.client.getChannel()
   return new Promise((resolve) => {
     const check = (): void => {
       const state = ch.getConnectivityState(true)
-      if (state === grpc.connectivityState.READY) resolve(true)
-      else if (state === grpc.connectivityState.TRANSIENT_FAILURE || state === grpc.connectivityState.SHUTDOWN) resolve(false)
+      if (state === states.READY) resolve(true)
+      else if (state === states.TRANSIENT_FAILURE || state === states.SHUTDOWN) resolve(false)
       else ch.watchConnectivityState(state, deadline, (err) => (err === undefined ? check() : resolve(false)))
     }
     check()
@@ -27,15 +30,15 @@ function connected(channel: PickedChannel, deadline: number): Promise<boolean> {
 }
 
 /** Reach one endpoint (round-robin, with backoff) within the dial timeout. */
-async function dial(conn: Connection): Promise<void> {
+async function dial(states: typeof grpc.connectivityState, conn: Connection): Promise<void> {
   const start = Date.now()
   const backoff = conn.newBackoff()
   for (;;) {
     const channel = conn.pick()
-    if (await connected(channel, start + conn.dialTimeoutMs)) return
+    if (await connected(states, channel, start + conn.dialTimeoutMs)) return
     conn.failed(channel)
     if (Date.now() - start >= conn.dialTimeoutMs) {
-      throw new GrpcError(grpc.status.UNAVAILABLE, `etcdlite: connect: no endpoint reachable within ${conn.dialTimeoutMs} ms`)
+      throw new GrpcError(Status.UNAVAILABLE, `etcdlite: connect: no endpoint reachable within ${conn.dialTimeoutMs} ms`)
     }
     if (!(await conn.sleep(backoff.next()))) throw closedError()
   }
@@ -55,6 +58,9 @@ export async function connect(opts: ConnectOptions): Promise<RemoteClient> {
   if (dialTimeoutMs <= 0) refuse(`dialTimeoutMs must be positive, got ${dialTimeoutMs}`)
   const backoff = { ...DEFAULT_BACKOFF, ...o.backoff }
   if (backoff.baseMs <= 0 || backoff.capMs < backoff.baseMs) refuse('backoff needs 0 < baseMs <= capMs')
+  const [{ connectivityState }, { Connection }, { Endpoints, parseEndpoint }] = await Promise.all([
+    import('@grpc/grpc-js'), import('./connection.js'), import('./endpoints.js'),
+  ])
   const endpoints = new Endpoints(o.endpoints.map((e) => parseEndpoint(e, o.tls !== undefined)), o.tls)
   const conn = new Connection(endpoints, {
     dialTimeoutMs, backoff,
@@ -62,7 +68,7 @@ export async function connect(opts: ConnectOptions): Promise<RemoteClient> {
     ...(o.user === undefined || o.password === undefined ? {} : { user: o.user, password: o.password }),
   })
   try {
-    await dial(conn)
+    await dial(connectivityState, conn)
     if (conn.canRenewToken) await conn.renewToken()
   } catch (e) {
     conn.close()

@@ -4,7 +4,7 @@ import * as grpc from '@grpc/grpc-js'
 import { isEtcdError } from '../pkg/errors.js'
 import { Backoff, type BackoffOptions } from './backoff.js'
 import type { Endpoints, PickedChannel } from './endpoints.js'
-import { GrpcError, toClientError, transportFailure } from './grpc-error.js'
+import { closedError, toClientError, transportFailure } from './grpc-error.js'
 import { rpcs, type Rpc, type RpcTable } from './rpc.js'
 
 /** Whether a call may be repeated after a transport failure: always (reads, renewals), or only if never sent. */
@@ -26,7 +26,6 @@ export interface CallOptions {
 }
 
 /** The error of any call made, or pending, once the client is closed. */
-export const closedError = (): GrpcError => new GrpcError(grpc.status.CANCELLED, 'etcdlite: the client is closed')
 
 export class Connection {
   readonly rpc: RpcTable = rpcs()

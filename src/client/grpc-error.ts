@@ -1,7 +1,10 @@
 // What a failed call rejects with: the typed error the embedded API throws for the same failure
 // (grpc/status.ts maps etcd's statuses back), or, for a status no etcd error has (the network, a
 // deadline), a GrpcError with the status itself.
-import { status, type ServiceError } from '@grpc/grpc-js'
+// The status enum comes from grpc-js's constants module (the object grpc-js exports as `status`), so that
+// importing the client's classes does not load grpc-js: connect() does.
+import type { ServiceError } from '@grpc/grpc-js'
+import { Status as status } from '@grpc/grpc-js/build/src/constants.js'
 import { fromGrpcStatus } from './typed-errors.js'
 import { asError } from '../pkg/as-error.js'
 
@@ -17,6 +20,9 @@ export class GrpcError extends Error {
     this.name = 'GrpcError'
   }
 }
+
+/** What a call on a closed client rejects with. */
+export const closedError = (): GrpcError => new GrpcError(status.CANCELLED, 'etcdlite: the client is closed')
 
 export function isServiceError(e: unknown): e is ServiceError {
   return e instanceof Error && typeof (e as Partial<ServiceError>).code === 'number' && typeof (e as Partial<ServiceError>).details === 'string'

@@ -5,8 +5,8 @@ import type * as grpc from '@grpc/grpc-js'
 import type { LeaderRequest, LeaderResponse } from '../etcdserver/types.js'
 import type { LeaderResponse__Output as PbLeaderResponse } from '../grpc/generated/v3electionpb/LeaderResponse.js'
 import { fromPbLeaderResponse } from '../grpc/convert-responses.js'
-import { closedError, type Connection } from './connection.js'
-import { toClientError, transportFailure } from './grpc-error.js'
+import type { Connection } from './connection.js'
+import { closedError, toClientError, transportFailure } from './grpc-error.js'
 
 const sameLeader = (a: LeaderResponse | undefined, b: LeaderResponse): boolean =>
   a !== undefined && a.kv.modRevision === b.kv.modRevision && Buffer.compare(a.kv.key, b.kv.key) === 0

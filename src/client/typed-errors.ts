@@ -1,9 +1,9 @@
-// The reverse of grpc/status.ts's TO_GRPC table: a status (or a watch's cancel reason) a client received,
+// The reverse of grpc/status-codes.ts's TO_GRPC table: a status (or a watch's cancel reason) a client received,
 // back to the error the embedded API throws, so code sees the same typed errors from Etcd and connect().
 import type { status } from '@grpc/grpc-js'
 import { CompactedError, DuplicateWatchIdError, EmptyWatcherRangeError, FutureRevError, WatcherNotExistError } from '../mvcc/errors.js'
 import { ERROR_MESSAGES, EtcdError, type ErrorCode } from '../pkg/errors.js'
-import { TO_GRPC } from '../grpc/status.js'
+import { TO_GRPC } from '../grpc/status-codes.js'
 
 /** Codes the embedded API throws as a class of their own (mvcc/errors.ts). */
 const TYPED: Partial<Readonly<Record<ErrorCode, () => EtcdError>>> = {

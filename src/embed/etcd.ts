@@ -1,6 +1,4 @@
 // The composition root and in-process API: one engine, used directly or served over gRPC.
-import { Level } from 'level'
-import { MemoryLevel } from 'memory-level'
 import { LevelBackend } from '../backend/level-backend.js'
 import { checkDataDir, lockedError } from '../backend/data-dir.js'
 import { AccessController } from '../etcdserver/access-controller.js'
@@ -8,7 +6,6 @@ import { EtcdServer } from '../etcdserver/etcd-server.js'
 import { majorMinor, serverMetrics } from '../etcdserver/metrics.js'
 import { parseRetention } from '../etcdserver/auto-compactor.js'
 import { LockServer } from '../etcdserver/v3lock.js'
-import { restoreSnapshot, restoreSnapshotToDir } from '../etcdserver/snapshot.js'
 import { ElectionServer } from '../etcdserver/v3election.js'
 import { asCaller } from '../etcdserver/concurrency.js'
 import type {
@@ -24,13 +21,13 @@ import type {
   AuthUserGrantRoleRequest, AuthUserRevokeRoleRequest, AuthRoleAddRequest, AuthRoleGetRequest, AuthRoleGetResponse,
   AuthRoleListResponse, AuthRoleDeleteRequest, AuthRoleGrantPermissionRequest, AuthRoleRevokePermissionRequest,
 } from '../etcdserver/types.js'
-import { GrpcServer, type TlsServerOptions } from '../grpc/server.js'
+import type { GrpcServer, TlsServerOptions } from '../grpc/server.js'
 import { silentLogger, type Logger } from '../pkg/logger.js'
 import { ETCD_DEFAULTS, type EtcdOptions, type LevelDb, type ListenOptions, type ListenTlsOptions } from './options.js'
 import { Watcher, WatchStream, type WatchOptions } from './watch.js'
 import { LeaseKeepAlive, type LeaseKeepAliveOptions } from './lease.js'
 import { HttpListener, httpHandler } from './http.js'
-import type { GrpcGateway } from '../gateway/gateway.js'
+import { DeferredGateway } from './deferred-gateway.js'
 import type { ChannelCredentials } from '@grpc/grpc-js'
 import { checkPut, checkRequest, checkSignalOptions, checkString, type Call, type Checked, type Input } from './input.js'
 import type { EtcdClient } from '../client/etcd-client.js'
@@ -66,13 +63,6 @@ function streamLimit(max: number | undefined, secure: boolean): number | undefin
 }
 // ---- end TLS ----
 
-/** The JSON gateway of one listener, its module loaded on first use. */
-async function newGateway(server: EtcdServer, maxRequestBytes: number): Promise<GrpcGateway> {
-  const { GrpcGateway, gatewayBodyLimit } = await import('../gateway/gateway.js')
-  const metrics = serverMetrics(server)
-  return new GrpcGateway({ maxBodyBytes: gatewayBodyLimit(maxRequestBytes), reports34: () => majorMinor(metrics.etcdVersion()) === '3.4' })
-}
-
 /** The address a listener's own gateway dials: the loopback address for a wildcard host. */
 function dialTarget(host: string, port: number): string {
   const bare = host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host
@@ -101,7 +91,7 @@ export class Etcd implements EtcdClient {
   private readonly logger: Logger
   private readonly maxRequestBytes: number
   private readonly grpcServers: GrpcServer[] = []
-  private readonly gateways: GrpcGateway[] = []
+  private readonly gateways: DeferredGateway[] = []
   /** How a gateway reaches each listener that serves gRPC, in the order they were opened. */
   private readonly gatewayDials: Array<{ readonly target: string; readonly creds: ChannelCredentials }> = []
   private closing: Promise<void> | undefined
@@ -379,13 +369,12 @@ export class Etcd implements EtcdClient {
     checkString('restoreSnapshot', 'file', file)
     checkRequest('restoreSnapshot', opts)
     const o = { ...ETCD_DEFAULTS, ...opts }
-    const encodings = { keyEncoding: 'view', valueEncoding: 'view' } as const
+    const { restoreSnapshot, restoreSnapshotToDir } = await import('../etcdserver/snapshot.js')
     if (opts.db === undefined && !o.memory) {
-      await restoreSnapshotToDir(file, o.dataDir, (dir) =>
-        LevelBackend.open(new Level<Uint8Array, Uint8Array>(dir, encodings), { syncWrites: !o.unsafeNoFsync }))
+      await restoreSnapshotToDir(file, o.dataDir, async (dir) => LevelBackend.open(await levelDb(dir), { syncWrites: !o.unsafeNoFsync }))
       return opts
     }
-    const db: LevelDb = opts.db ?? new MemoryLevel<Uint8Array, Uint8Array>(encodings)
+    const db: LevelDb = opts.db ?? await memoryDb()
     const backend = await LevelBackend.open(db, { syncWrites: false })
     try {
       await restoreSnapshot(file, backend)
@@ -508,6 +497,16 @@ export class Etcd implements EtcdClient {
   }
   // ---- end HTTP ----
 
+  /** The JSON gateway of one listener, its module loaded by its first request. */
+  private newGateway(): DeferredGateway {
+    const metrics = serverMetrics(this.server)
+    return new DeferredGateway({
+      maxRequestBytes: this.maxRequestBytes,
+      reports34: () => majorMinor(metrics.etcdVersion()) === '3.4',
+      report: (err) => this.logger.error('cannot load the JSON gateway', { error: err }),
+    })
+  }
+
   /** Serve the etcd v3 gRPC API on host:port (port 0 picks a free port). */
   async listen(opts: ListenOptions = {}): Promise<Listener> {
     checkRequest('listen', opts)
@@ -516,16 +515,17 @@ export class Etcd implements EtcdClient {
     const limit = streamLimit(opts.maxConcurrentStreams, opts.tls !== undefined)
     const maxStreams = limit === undefined ? {} : { maxConcurrentStreams: limit }
     const tls = opts.tls === undefined ? undefined : await toTlsServerOptions(opts.tls, this.logger)
+    // The gRPC server (and grpc-js) loads with the first listener: an in-process store needs neither.
+    const { GrpcServer } = await import('../grpc/server.js')
     if (this.closing !== undefined) throw new Error('etcdlite: listen() after close()')
-    // Loaded only when served (see grpc/server.ts's tlsListener on why). A gRPC-only listener serves none; an
-    // HTTP-only one dials a listener that serves gRPC, as etcd's gateway does with --listen-client-http-urls.
+    // The gateway loads by its first request. A gRPC-only listener serves none; an HTTP-only one dials a
+    // listener that serves gRPC, as etcd's gateway does with --listen-client-http-urls.
     const traffic = opts.traffic ?? 'grpc+http'
     const gatewayDial = traffic === 'http' ? this.gatewayDials[0] : undefined
     if (traffic === 'http' && opts.grpcGateway !== false && gatewayDial === undefined) {
       throw new TypeError("etcdlite: listen({ traffic: 'http' }) serves the JSON gateway, which needs a listener serving gRPC opened first (or grpcGateway: false)")
     }
-    const gateway = opts.grpcGateway === false || traffic === 'grpc' ? undefined : await newGateway(this.server, this.maxRequestBytes)
-    if (this.closing !== undefined) throw new Error('etcdlite: listen() after close()')
+    const gateway = opts.grpcGateway === false || traffic === 'grpc' ? undefined : this.newGateway()
     const grpc = new GrpcServer(this.server, {
       maxRequestBytes: this.maxRequestBytes,
       report: (err) => this.logger.error('unexpected error serving a request', { error: err }),
@@ -587,6 +587,22 @@ export class Etcd implements EtcdClient {
   }
 }
 
+// Each database's module loads when one is opened: an in-memory store needs no LevelDB, nor a store on
+// disk memory-level.
+const ENCODINGS = { keyEncoding: 'view', valueEncoding: 'view' } as const
+
+/** A LevelDB database (classic-level, through level) in `dir`, not yet opened. */
+async function levelDb(dir: string): Promise<LevelDb> {
+  const { Level } = await import('level')
+  return new Level<Uint8Array, Uint8Array>(dir, ENCODINGS)
+}
+
+/** An empty memory-level database. */
+async function memoryDb(): Promise<LevelDb> {
+  const { MemoryLevel } = await import('memory-level')
+  return new MemoryLevel<Uint8Array, Uint8Array>(ENCODINGS)
+}
+
 /** Open an etcdlite store: on disk (default), in memory, or over a given abstract-level database. */
 export async function openEtcd(opts: EtcdOptions = {}): Promise<Etcd> {
   checkRequest('openEtcd', opts)
@@ -595,11 +611,7 @@ export async function openEtcd(opts: EtcdOptions = {}): Promise<Etcd> {
   // Before LevelDB touches the directory: it would create files beside a real etcd's, or rotate the LOG
   // of another process's open database before finding its LOCK taken.
   if (onDisk) await checkDataDir(o.dataDir)
-  const db: LevelDb =
-    opts.db ??
-    (o.memory
-      ? new MemoryLevel<Uint8Array, Uint8Array>({ keyEncoding: 'view', valueEncoding: 'view' })
-      : new Level<Uint8Array, Uint8Array>(o.dataDir, { keyEncoding: 'view', valueEncoding: 'view' }))
+  const db: LevelDb = opts.db ?? (o.memory ? await memoryDb() : await levelDb(o.dataDir))
   let backend: LevelBackend
   try {
     backend = await LevelBackend.open(db, { syncWrites: !o.memory && !o.unsafeNoFsync })

@@ -13,7 +13,6 @@ import { DISK_RESERVE_BYTES } from './quota.js'
 import { Downgrader } from './downgrade.js'
 import { hashBackend, hashByRev, type HashKVResult, type HashSource } from './hash.js'
 import { majorMinor } from './metrics.js'
-import { snapshotStream } from './snapshot.js'
 import { secondsSince } from '../pkg/histogram.js'
 import type {
   AlarmMember, AlarmRequest, AlarmResponse, DowngradeInfo, DowngradeRequest, DowngradeResponse, HashKVRequest, HashKVResponse, HashResponse, MoveLeaderRequest,
@@ -225,6 +224,8 @@ export class Maintenance {
       const rev = kv.rev()
       await kv.sync(rev)
       const member = { ...this.cluster.self(), clusterVersion: `${majorMinor(this.opts.etcdVersion)}.0` }
+      // The bbolt writer loads with the first snapshot taken.
+      const { snapshotStream } = await import('./snapshot.js')
       yield* snapshotStream(this.server.backend, this.server.header(rev), member, ac.signal)
     } finally {
       this.server.stats.snapshotSec.observe(secondsSince(started))

@@ -11,7 +11,8 @@
 // without yielding to I/O (an HTTP/1.0 client that half-closes after its request gets its answer before
 // node:http sees the close).
 import { readdirSync, readFileSync } from 'node:fs'
-import { collectDefaultMetrics, Registry } from 'prom-client'
+import { createRequire } from 'node:module'
+import type * as promClient from 'prom-client'
 import type { HistogramMetric, Labels, MetricFamily, ScalarMetric, SummaryMetric } from '../pkg/expfmt.js'
 
 /** The process_* families of client_golang's process collector that prom-client also provides. */
@@ -20,10 +21,14 @@ const GO_PROCESS_FAMILIES = new Set([
   'process_start_time_seconds', 'process_virtual_memory_bytes',
 ])
 
-let defaults: Registry | undefined
-/** prom-client's default metrics, registered once per process in a registry of their own. */
-function defaultMetrics(): Registry {
+let defaults: promClient.Registry | undefined
+/**
+ * prom-client's default metrics, registered once per process in a registry of their own by the first scrape.
+ * prom-client loads then (a server never scraped needs none of it), synchronously, as the files above are read.
+ */
+function defaultMetrics(): promClient.Registry {
   if (defaults === undefined) {
+    const { collectDefaultMetrics, Registry } = createRequire(import.meta.url)('prom-client') as typeof promClient
     defaults = new Registry()
     collectDefaultMetrics({ register: defaults })
   }

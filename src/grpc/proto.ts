@@ -1,24 +1,19 @@
-// The one place the .proto files are loaded. gen:proto (package.json) passes the generator the same
-// options as LOADER_OPTIONS, so the committed types in generated/ describe exactly what this returns.
+// The one place the served protos are loaded: from their precompiled form (precompiled-protos.ts, generated
+// from proto/ with LOADER_OPTIONS by `npm run gen:descriptors`), which is what loadSync() of the .proto files
+// gives without parsing them. gen:proto passes the type generator the same options, so the committed types
+// in generated/ describe exactly what this returns.
 import { createRequire } from 'node:module'
-import { dirname, join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import * as grpc from '@grpc/grpc-js'
-import * as protoLoader from '@grpc/proto-loader'
+import type * as protoLoader from '@grpc/proto-loader'
 import type { ProtoGrpcType as RpcProto } from './generated/rpc.js'
 import type { ProtoGrpcType as LockProto } from './generated/v3lock.js'
 import type { ProtoGrpcType as ElectionProto } from './generated/v3election.js'
+import { LOADER_OPTIONS } from './proto-files.js'
+import { packageDefinitionOf } from './precompiled.js'
+import { ETCD_PROTOS } from './precompiled-protos.js'
+import { reflectionProtoDir } from './reflection-protos.js'
 
-export const PROTO_DIR = fileURLToPath(new URL('../../../proto', import.meta.url))
-
-export const LOADER_OPTIONS: protoLoader.Options = {
-  keepCase: true,
-  longs: String,
-  enums: String,
-  defaults: true,
-  oneofs: true,
-  includeDirs: [PROTO_DIR],
-}
+export { LOADER_OPTIONS, PROTO_DIR, PROTO_FILES } from './proto-files.js'
 
 /** The standard gRPC health service (proto/grpc/health/v1/health.proto); too small to need generated types. */
 export interface HealthProto {
@@ -27,18 +22,13 @@ export interface HealthProto {
 
 export type EtcdProto = RpcProto & LockProto & ElectionProto & HealthProto
 
-/** Every .proto file the server serves, relative to PROTO_DIR. */
-export const PROTO_FILES = [
-  'etcdserverpb/rpc.proto', 'v3lockpb/v3lock.proto', 'v3electionpb/v3election.proto', 'grpc/health/v1/health.proto',
-] as const
-
 let cachedDef: protoLoader.PackageDefinition | undefined
 let cached: EtcdProto | undefined
 let cachedReflectionDef: protoLoader.PackageDefinition | undefined
 
 /** Load (once) the package definition of every served service and message (what reflection describes). */
 export function loadEtcdPackageDefinition(): protoLoader.PackageDefinition {
-  cachedDef ??= protoLoader.loadSync([...PROTO_FILES], LOADER_OPTIONS)
+  cachedDef ??= packageDefinitionOf(ETCD_PROTOS, LOADER_OPTIONS)
   return cachedDef
 }
 
@@ -50,15 +40,14 @@ export function loadEtcdProto(): EtcdProto {
 
 /**
  * The reflection services' own protos (grpc.reflection.v1 and v1alpha, shipped with @grpc/reflection), so
- * that reflection lists and describes itself, as grpc-go's does.
+ * that reflection lists and describes itself, as grpc-go's does. Parsed on the first reflection request.
  */
 export function loadReflectionPackageDefinition(): protoLoader.PackageDefinition {
   if (cachedReflectionDef === undefined) {
-    const main = createRequire(import.meta.url).resolve('@grpc/reflection')
-    const dir = join(dirname(main), '..', 'proto')
-    cachedReflectionDef = protoLoader.loadSync(
+    const loader = createRequire(import.meta.url)('@grpc/proto-loader') as typeof protoLoader
+    cachedReflectionDef = loader.loadSync(
       ['grpc/reflection/v1/reflection.proto', 'grpc/reflection/v1alpha/reflection.proto'],
-      { ...LOADER_OPTIONS, includeDirs: [dir] },
+      { ...LOADER_OPTIONS, includeDirs: [reflectionProtoDir()] },
     )
   }
   return cachedReflectionDef

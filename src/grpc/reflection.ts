@@ -7,10 +7,20 @@
 // (grpcurl: "cannot resolve type mvccpb.KeyValue"; grpc-node issue #3034), so withDependencies() works out
 // which file each type reference lands in and adds those files as imports (field 3, appended: protobuf
 // merges repeated fields) before the descriptors reach ReflectionService.
-import { ReflectionService } from '@grpc/reflection'
+//
+// Building the reflection index decodes every descriptor (the larger part of a start, were it done then), so
+// addReflection() registers both services from their precompiled definitions and the first reflection call
+// builds it.
+import { createRequire } from 'node:module'
+import type * as grpc from '@grpc/grpc-js'
+import type * as reflectionModule from '@grpc/reflection'
+import type { ReflectionService } from '@grpc/reflection'
 import type { AnyDefinition, EnumTypeDefinition, MessageTypeDefinition, PackageDefinition } from '@grpc/proto-loader'
 import { Reader, WIRE_LEN } from '../pkg/proto-wire.js'
 import { loadEtcdPackageDefinition, loadReflectionPackageDefinition } from './proto.js'
+import { packageDefinitionOf, type PrecompiledPackage } from './precompiled.js'
+import { REFLECTION_V1_PROTOS, REFLECTION_V1ALPHA_PROTOS } from './precompiled-protos.js'
+import { REFLECTION_LOADER_OPTIONS, type ReflectionVersion } from './reflection-protos.js'
 
 /** FileDescriptorProto.dependency (repeated string, field 3). */
 const FILE_DEPENDENCY = 3
@@ -165,6 +175,51 @@ let cached: ReflectionService | undefined
 
 /** The reflection service over every served proto and its own (built once: it indexes every descriptor). */
 export function reflectionService(): ReflectionService {
-  cached ??= new ReflectionService(withDependencies({ ...loadEtcdPackageDefinition(), ...loadReflectionPackageDefinition() }))
+  if (cached === undefined) {
+    const { ReflectionService: Service } = createRequire(import.meta.url)('@grpc/reflection') as typeof reflectionModule
+    cached = new Service(withDependencies({ ...loadEtcdPackageDefinition(), ...loadReflectionPackageDefinition() }))
+  }
   return cached
+}
+
+type BidiHandler = grpc.handleBidiStreamingCall<object, object>
+
+let handlers: ReadonlyMap<string, BidiHandler> | undefined
+
+/** The handler reflectionService() registers for a method path (its addToServer() reports them). */
+function reflectionHandler(path: string): BidiHandler {
+  if (handlers === undefined) {
+    const found = new Map<string, BidiHandler>()
+    reflectionService().addToServer({
+      addService: (service, implementation) => {
+        for (const [name, m] of Object.entries(service)) {
+          const h = implementation[name]
+          if (h !== undefined) found.set(m.path, h as BidiHandler)
+        }
+      },
+    })
+    handlers = found
+  }
+  const h = handlers.get(path)
+  if (h === undefined) throw new Error(`etcdlite: @grpc/reflection serves no ${path}`)
+  return h
+}
+
+const SERVICES: readonly (readonly [ReflectionVersion, PrecompiledPackage])[] = [['v1', REFLECTION_V1_PROTOS], ['v1alpha', REFLECTION_V1ALPHA_PROTOS]]
+
+/**
+ * Serve gRPC reflection (grpc.reflection.v1 and v1alpha) on `server` as ReflectionService.addToServer() does:
+ * the same service definitions (as @grpc/reflection loads them) and the same handlers, which the first call
+ * builds, with the index, and every call runs.
+ */
+export function addReflection(server: Pick<grpc.Server, 'addService'>): void {
+  for (const [version, pkg] of SERVICES) {
+    const name = `grpc.reflection.${version}.ServerReflection`
+    const service = packageDefinitionOf(pkg, REFLECTION_LOADER_OPTIONS)[name] as grpc.ServiceDefinition | undefined
+    const info = service?.['ServerReflectionInfo']
+    if (service === undefined || info === undefined) throw new Error(`etcdlite: the reflection protos lack ${name}`)
+    const path = info.path
+    const ServerReflectionInfo: BidiHandler = (call) => reflectionHandler(path)(call)
+    server.addService(service, { ServerReflectionInfo })
+  }
 }

@@ -8,7 +8,7 @@ import * as grpc from '@grpc/grpc-js'
 import { serverMetrics } from '../etcdserver/metrics.js'
 import { GRPC_OVERHEAD_BYTES, type EtcdServer } from '../etcdserver/etcd-server.js'
 import { loadEtcdProto } from './proto.js'
-import { reflectionService } from './reflection.js'
+import { addReflection } from './reflection.js'
 import { HealthService } from './health.js'
 import { grpcMetricsFor, type GrpcMetrics } from './metrics.js'
 import { kvHandlers, kvServiceDefinition } from './kv.js'
@@ -203,7 +203,7 @@ export class GrpcServer {
     // etcd registers the standard health service with "" SERVING (v3rpc/grpc.go); grpcurl needs reflection.
     this.health = new HealthService(() => etcd.closed)
     this.server.addService(proto.grpc.health.v1.Health.service, this.health.handlers())
-    reflectionService().addToServer(this.server)
+    addReflection(this.server)
 
     // TLS: grpc-js gets the decrypted TLSSocket, so its injector stays insecure.
     this.tls = opts.tls

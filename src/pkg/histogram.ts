@@ -1,9 +1,19 @@
 // Histogram counts kept as plain numbers, for the Prometheus histograms etcd exposes (etcdserver/metrics.ts reads
 // them when scraped). Observing costs a few comparisons and no allocation, so the request paths and the backend
 // can observe without going through prom-client, whose histograms cannot be filled from counts kept elsewhere.
-import { exponentialBuckets } from 'prom-client'
 
-export { exponentialBuckets }
+/**
+ * `count` upper bounds from `start`, each `factor` times the one before (client_golang's ExponentialBuckets,
+ * and prom-client's, with prom-client's errors): repeated multiplication, so the bounds are the ones they give.
+ */
+export function exponentialBuckets(start: number, factor: number, count: number): number[] {
+  if (start <= 0) throw new Error('Exponential buckets needs a positive start')
+  if (count < 1) throw new Error('Exponential buckets needs a positive count')
+  if (factor <= 1) throw new Error('Exponential buckets needs a factor greater than 1')
+  const buckets = new Array<number>(count)
+  for (let i = 0, b = start; i < count; i++, b *= factor) buckets[i] = b
+  return buckets
+}
 
 /** Observations bucketed by upper bound (inclusive, as Prometheus's `le`), with their sum and count. */
 export class HistogramCounts {

@@ -1,7 +1,10 @@
 // client-go's workqueue metric families, through prom-client, on a registry the caller passes (nothing
 // goes on prom-client's global registry). Every queue is one `name` label value; queues sharing a
-// registry share the families.
-import { Counter, Gauge, Histogram, type Registry } from 'prom-client'
+// registry share the families. prom-client loads with the first queue given a registry (whose owner has
+// loaded it already): importing etcdlite loads none of it.
+import { createRequire } from 'node:module'
+import type * as promClient from 'prom-client'
+import type { Counter, Gauge, Histogram, Registry } from 'prom-client'
 import type { Clock } from '../pkg/clock.js'
 
 /** What a queue reports as items move through it (client-go's queueMetrics). */
@@ -37,6 +40,7 @@ const familiesByRegistry = new WeakMap<Registry, Families>()
 function families(registry: Registry): Families {
   const known = familiesByRegistry.get(registry)
   if (known !== undefined) return known
+  const prom = createRequire(import.meta.url)('prom-client') as typeof promClient
   const live = new Set<RegistryQueueMetrics<unknown>>()
   const registers = [registry]
   const running = (pick: (m: RegistryQueueMetrics<unknown>) => number, combine: (a: number, b: number) => number) =>
@@ -47,25 +51,25 @@ function families(registry: Registry): Families {
       for (const [name, v] of byName) this.set({ name }, v)
     }
   const f: Families = {
-    depth: new Gauge({ name: 'workqueue_depth', help: 'Current depth of workqueue', labelNames: ['name'], registers }),
-    adds: new Counter({ name: 'workqueue_adds_total', help: 'Total number of adds handled by workqueue', labelNames: ['name'], registers }),
-    latency: new Histogram({
+    depth: new prom.Gauge({ name: 'workqueue_depth', help: 'Current depth of workqueue', labelNames: ['name'], registers }),
+    adds: new prom.Counter({ name: 'workqueue_adds_total', help: 'Total number of adds handled by workqueue', labelNames: ['name'], registers }),
+    latency: new prom.Histogram({
       name: 'workqueue_queue_duration_seconds', help: 'How long in seconds an item stays in workqueue before being requested.',
       labelNames: ['name'], buckets: DURATION_BUCKETS, registers,
     }),
-    workDuration: new Histogram({
+    workDuration: new prom.Histogram({
       name: 'workqueue_work_duration_seconds', help: 'How long in seconds processing an item from workqueue takes.',
       labelNames: ['name'], buckets: DURATION_BUCKETS, registers,
     }),
-    retries: new Counter({ name: 'workqueue_retries_total', help: 'Total number of retries handled by workqueue', labelNames: ['name'], registers }),
+    retries: new prom.Counter({ name: 'workqueue_retries_total', help: 'Total number of retries handled by workqueue', labelNames: ['name'], registers }),
     live,
   }
-  new Gauge({
+  new prom.Gauge({
     name: 'workqueue_unfinished_work_seconds',
     help: 'How many seconds of work has done that is in progress and hasn\'t been observed by work_duration. Large values indicate stuck threads. One can deduce the number of stuck threads by observing the rate at which this increases.',
     labelNames: ['name'], registers, collect: running((m) => m.unfinishedSeconds(), (a, b) => a + b),
   })
-  new Gauge({
+  new prom.Gauge({
     name: 'workqueue_longest_running_processor_seconds',
     help: 'How many seconds has the longest running processor for workqueue been running.',
     labelNames: ['name'], registers, collect: running((m) => m.longestRunningSeconds(), Math.max),

@@ -5,11 +5,9 @@ import { createPrivateKey, createPublicKey, X509Certificate, type KeyObject } fr
 import { readFile } from 'node:fs/promises'
 import { readFileError } from './path-error.js'
 import { pemBlocks, pemEncode, type PemBlock } from './pem.js'
+import { KeyPairError } from './key-pair-error.js'
 
-/** A TLS file etcd refuses: the message is Go's. */
-export class KeyPairError extends Error {
-  override readonly name = 'KeyPairError'
-}
+export { KeyPairError }
 
 /** Go's %v of a []string: "[a b c]". */
 const goList = (items: readonly string[]): string => `[${items.join(' ')}]`

@@ -12,14 +12,12 @@ import type { Logger } from '../logger.js'
 import { goQuote } from '../go-quote.js'
 import { hostOf, parseIp } from './host-port.js'
 import { pathError } from './path-error.js'
+import { SelfCertError } from './self-cert-error.js'
 import { pemEncode } from './pem.js'
 import { createSelfSignedCertificate, type ExtKeyUsage } from './self-signed-certificate.js'
 import { errorMessage } from '../as-error.js'
 
-/** A certificate SelfCert could not make (etcd then stops: "failed to get client self-signed certs"). */
-export class SelfCertError extends Error {
-  override readonly name = 'SelfCertError'
-}
+export { SelfCertError }
 
 export interface SelfCertOptions {
   readonly logger: Logger

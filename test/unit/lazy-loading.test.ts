@@ -1,0 +1,43 @@
+// What importing etcdlite and opening an in-memory store loads, in a fresh process: none of the packages
+// that only a listener, a client, a scrape, a password, a gateway request, reflection or a store on disk
+// needs. Each of them costs start-up time (module loading is most of a start) and memory.
+import { describe, it } from 'node:test'
+import assert from 'node:assert/strict'
+import { execFile } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+import { promisify } from 'node:util'
+
+const INDEX = new URL('../../src/index.js', import.meta.url).href
+
+/** Run in a fresh process: import etcdlite, open and close an in-memory store, list the CommonJS modules loaded. */
+const SCRIPT = `
+import { createRequire } from 'node:module'
+const { openEtcd } = await import(${JSON.stringify(INDEX)})
+const etcd = await openEtcd({ memory: true })
+await etcd.put({ key: 'k', value: 'v' })
+await etcd.close()
+process.stdout.write(JSON.stringify(Object.keys(createRequire(import.meta.url).cache)))
+`
+
+/** Packages (their entry points) that must stay unloaded. */
+const NOT_LOADED: readonly (readonly [string, RegExp])[] = [
+  ['@grpc/grpc-js (beyond its constants)', /@grpc\/grpc-js\/build\/src\/(?!constants\.js$)/],
+  ['@grpc/proto-loader', /@grpc\/proto-loader\//],
+  ['@grpc/reflection', /@grpc\/reflection\//],
+  ['protobufjs', /\/protobufjs\//],
+  ['prom-client', /\/prom-client\//],
+  ['classic-level', /\/classic-level\//],
+  ['bcryptjs', /\/bcryptjs\//],
+  ['yaml', /\/yaml\//],
+]
+
+describe('importing etcdlite and opening a store in memory', () => {
+  it('loads none of the packages only other uses need', async () => {
+    const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', SCRIPT], { cwd: fileURLToPath(new URL('.', import.meta.url)) })
+    const loaded = JSON.parse(stdout) as string[]
+    assert.ok(loaded.some((f) => f.includes('memory-level')), 'the probe sees CommonJS modules')
+    for (const [name, pattern] of NOT_LOADED) {
+      assert.deepEqual(loaded.filter((f) => pattern.test(f)), [], `${name} was loaded`)
+    }
+  })
+})
