@@ -47,7 +47,7 @@ export function workloadRows(workloads: readonly Workload[], records: readonly B
   return workloads.map((workload) => {
     const of = (s: ServerName): ToolRecord[] => tool.filter((r) => r.workload === workload.name && r.server === s).sort((a, b) => a.round - b.round)
     const per = (s: ServerName): number | null => medianOf(of(s).map((r) => r.perSecond))
-    const p99 = (s: ServerName): number | null => medianOf(of(s).map((r) => r.p99Ms))
+    const p99 = (s: ServerName): number | null => (workload.latency ? medianOf(of(s).map((r) => r.p99Ms)) : null)
     return {
       workload,
       perSecond: { etcdlite: per('etcdlite'), etcd: per('etcd') },
@@ -88,8 +88,9 @@ function toolSection(input: ReportInput, rows: readonly WorkloadRow[], charts: M
     `selected workloads once at a tenth of their request counts, unmeasured, so that V8 has compiled`,
     `etcdlite's hot paths; then each workload runs on etcdlite, then on etcd (A, B, A, B…), on the same two`,
     `servers, so a workload meets the keys the ones before it wrote. ${meta.rounds} round${meta.rounds === 1 ? '' : 's'}; each figure is the median`,
-    `of the rounds; ratio = etcdlite / etcd (> 1: etcdlite serves more); p99 is the tool's latency`,
-    `distribution (for watch: put to event received).${input.scale === 1 ? '' : ` Request counts × ${input.scale} (--quick).`}`,
+    `of the rounds; ratio = etcdlite / etcd (> 1: etcdlite serves more); p99 is the 99th percentile of the`,
+    `requests' round trips as the tool measures them (none for watch: the tool times each event from the`,
+    `arrival of its response, on the client).${input.scale === 1 ? '' : ` Request counts × ${input.scale} (--quick).`}`,
     '',
     table(['workload', 'unit', 'etcdlite', 'etcd', 'ratio', 'p99 etcdlite', 'p99 etcd'], rows.map((r) => [
       r.workload.title, r.workload.unit, fmt(r.perSecond.etcdlite), fmt(r.perSecond.etcd), ratio(r.perSecond.etcdlite, r.perSecond.etcd),
@@ -120,7 +121,7 @@ function toolSection(input: ReportInput, rows: readonly WorkloadRow[], charts: M
       return { label: r.workload.name, values: [a === null || b === null || b === 0 ? null : a / b] }
     }),
   })
-  charts.set('p99', { title: 'p99 latency', unit: 'ms, lower is better', series: SERIES, groups: group((r, s) => r.p99Ms[s]) })
+  charts.set('p99', { title: 'p99 latency', unit: 'ms, lower is better', series: SERIES, groups: group((r, s) => r.p99Ms[s]).filter((_, i) => rows[i]?.workload.latency === true) })
   return lines.join('\n')
 }
 
