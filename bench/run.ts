@@ -2,6 +2,7 @@
 // the figures only Node can give (start-up, memory, the embedded API, the informer, micro-benchmarks).
 // Writes bench/RESULTS.md, bench/results.jsonl and the charts in bench/results/. See bench/README.md.
 import { spawn } from 'node:child_process'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { parseArgs } from 'node:util'
@@ -206,4 +207,4 @@ try {
   for (const s of live) s.killSync()
 }
 writeReport(outDir, { meta: endMeta(meta), records, workloads: runTheTool ? workloads : [], scale, problems })
-log(`wrote ${outDir}RESULTS.md${problems.length === 0 ? '' : ` (${problems.length} problem${problems.length === 1 ? '' : 's'}: see its last section)`}`)
+log(`wrote ${join(outDir, 'RESULTS.md')}${problems.length === 0 ? '' : ` (${problems.length} problem${problems.length === 1 ? '' : 's'}: see its last section)`}`)
