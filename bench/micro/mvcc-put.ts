@@ -1,9 +1,7 @@
 // The MVCC write path in memory, without gRPC or the server around it: a write txn of one put (index,
 // KeyValue encode, revision, observers) and its commit to a memory-level backend.
-import { MemoryLevel } from 'memory-level'
-import { LevelBackend } from '../../src/backend/level-backend.js'
-import type { LevelDb } from '../../src/embed/options.js'
 import { KvStore } from '../../src/mvcc/kvstore.js'
+import { memoryBackend } from '../../test/helpers/memory-backend.js'
 import { bytes, seeded, utf8, type MicroSuite } from './suite.js'
 
 let store: KvStore | undefined
@@ -11,8 +9,7 @@ let store: KvStore | undefined
 export const mvccPut: MicroSuite = {
   name: 'mvcc-put',
   tasks: async () => {
-    const db = new MemoryLevel({ keyEncoding: 'view', valueEncoding: 'view' }) as unknown as LevelDb
-    const s = await KvStore.open(await LevelBackend.open(db, { syncWrites: false }))
+    const s = await KvStore.open(await memoryBackend())
     store = s
     const rnd = seeded(3)
     const keys = Array.from({ length: 100_000 }, (_, i) => utf8(`key-${i}`))
