@@ -23,6 +23,7 @@ const HELP = `npm run bench -- [flags]
   --etcd PATH        the etcd binary (default: etcd on PATH)
   --rounds N         rounds of the tool's workloads and of the embedded API (default 3; --quick: 1)
   --workloads LIST   comma-separated names (default all; see --list), or none
+  --starts N         start-ups of each server, and fresh processes for the first openEtcd (default 5; --quick: 2)
   --parts LIST       of ${PARTS.join(',')} (default all)
   --quick            a smoke run: 1 round, a tenth of the requests, short Node measurements
   --out DIR          where RESULTS.md, results.jsonl and results/ go (default: bench/ of this checkout)
@@ -30,7 +31,7 @@ const HELP = `npm run bench -- [flags]
 
 const { values } = parseArgs({
   options: {
-    benchmark: { type: 'string' }, etcd: { type: 'string', default: 'etcd' }, rounds: { type: 'string' }, workloads: { type: 'string' },
+    benchmark: { type: 'string' }, etcd: { type: 'string', default: 'etcd' }, rounds: { type: 'string' }, workloads: { type: 'string' }, starts: { type: 'string' },
     parts: { type: 'string' }, quick: { type: 'boolean', default: false }, out: { type: 'string' }, list: { type: 'boolean', default: false },
     help: { type: 'boolean', default: false },
   },
@@ -46,6 +47,7 @@ if (values.list) {
 
 const quick = values.quick
 const rounds = Math.floor(numberArg('--rounds', values.rounds ?? (quick ? '1' : '3'), 1))
+const starts = Math.floor(numberArg('--starts', values.starts ?? (quick ? '2' : '5'), 1))
 const scale = quick ? 0.1 : 1
 const workloads: Workload[] = values.workloads === 'none' ? [] : selectWorkloads(values.workloads)
 const parts = new Set<Part>(values.parts === undefined ? PARTS : values.parts.split(',').map((p) => {
@@ -182,9 +184,9 @@ try {
       }
     }
   }
-  await part('startup', () => startups(quick ? 2 : 5))
+  await part('startup', () => startups(starts))
   await part('startup', async () => {
-    for (let round = 1; round <= (quick ? 2 : 5); round++) {
+    for (let round = 1; round <= starts; round++) {
       for (const r of recordsOf<FirstOpenRecord>(await runNode('node/first-open.js', []), 'first-open')) records.push({ ...r, round })
     }
   })
