@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { parseArgs } from 'node:util'
 import { connect } from '../src/index.js'
+import { errorMessage } from '../src/pkg/as-error.js'
 import { numberArg } from './lib/args.js'
 import { benchmarkPath, missingTool, runTool } from './lib/benchmark-tool.js'
 import { collectMeta, commandLine, endMeta } from './lib/machine.js'
@@ -74,7 +75,6 @@ const meta = collectMeta({
 const records: BenchRecord[] = []
 const problems: string[] = []
 const log = (s: string): void => void process.stderr.write(`${s}\n`)
-const message = (e: unknown): string => (e instanceof Error ? e.message : String(e))
 
 // Servers still running: killed on the way out whatever happens.
 const live = new Set<BenchServer>()
@@ -137,9 +137,9 @@ async function toolRound(round: number): Promise<void> {
           rec = { type: 'tool', workload: w.name, server: s.name, round, perSecond: r.perSecond, p99Ms: r.p99Ms }
           log(`[round ${round}/${rounds}] ${w.name} ${s.name}: ${r.perSecond.toFixed(0)} ${w.unit}, p99 ${r.p99Ms?.toFixed(1) ?? '?'} ms`)
         } catch (e) {
-          rec = { type: 'tool', workload: w.name, server: s.name, round, perSecond: null, p99Ms: null, error: message(e) }
-          problems.push(`round ${round}, ${w.name} on ${s.name}: ${message(e)}`)
-          log(`[round ${round}/${rounds}] ${w.name} ${s.name}: failed: ${message(e)}`)
+          rec = { type: 'tool', workload: w.name, server: s.name, round, perSecond: null, p99Ms: null, error: errorMessage(e) }
+          problems.push(`round ${round}, ${w.name} on ${s.name}: ${errorMessage(e)}`)
+          log(`[round ${round}/${rounds}] ${w.name} ${s.name}: failed: ${errorMessage(e)}`)
         }
         records.push(rec)
       }
@@ -168,8 +168,8 @@ async function part(name: Part, fn: () => Promise<void>): Promise<void> {
   try {
     await fn()
   } catch (e) {
-    problems.push(`${name}: ${message(e)}`)
-    log(`${name}: failed: ${message(e)}`)
+    problems.push(`${name}: ${errorMessage(e)}`)
+    log(`${name}: failed: ${errorMessage(e)}`)
   }
 }
 
@@ -179,8 +179,8 @@ try {
       try {
         await toolRound(round)
       } catch (e) {
-        problems.push(`round ${round}: ${message(e)}`)
-        log(`round ${round}: failed: ${message(e)}`)
+        problems.push(`round ${round}: ${errorMessage(e)}`)
+        log(`round ${round}: failed: ${errorMessage(e)}`)
       }
     }
   }

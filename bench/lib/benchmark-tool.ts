@@ -3,6 +3,7 @@
 // runs one workload and reads its summary.
 import { spawn } from 'node:child_process'
 import { accessSync, constants } from 'node:fs'
+import { asError } from '../../src/pkg/as-error.js'
 
 export const DEFAULT_BENCHMARK = '/tmp/etcd-benchmark/benchmark'
 
@@ -70,7 +71,7 @@ export function runTool(tool: string, endpoint: string, args: readonly string[],
       try {
         resolve(parseToolOutput(out))
       } catch (e) {
-        reject(e instanceof Error ? e : new Error(String(e)))
+        reject(asError(e))
       }
     })
   })

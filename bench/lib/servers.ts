@@ -8,6 +8,7 @@ import { createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
+import { errorMessage } from '../../src/pkg/as-error.js'
 import { ETCDLITE_BIN, etcdServingAddress, referenceEtcdArgs } from '../../test/helpers/processes.js'
 
 export type ServerName = 'etcdlite' | 'etcd'
@@ -67,7 +68,7 @@ export async function startServer(name: ServerName, launch: ServerLaunch = {}): 
     endpoint = await serving(proc, 30_000)
   } catch (e) {
     killSync()
-    throw new Error(`${name}: ${e instanceof Error ? e.message : String(e)}`, { cause: e })
+    throw new Error(`${name}: ${errorMessage(e)}`, { cause: e })
   }
   const readyMs = performance.now() - t0
   const pid = proc.pid
