@@ -2,6 +2,7 @@
 // the figures only Node can give (start-up, memory, the embedded API, the informer, micro-benchmarks).
 // Writes bench/RESULTS.md, bench/results.jsonl and the charts in bench/results/. See bench/README.md.
 import { spawn } from 'node:child_process'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { setTimeout as sleep } from 'node:timers/promises'
@@ -28,12 +29,13 @@ const HELP = `npm run bench -- [flags]
   --parts LIST       of ${PARTS.join(',')} (default all)
   --quick            a smoke run: 1 round, a tenth of the requests, short Node measurements
   --out DIR          where RESULTS.md, results.jsonl and results/ go (default: bench/ of this checkout)
-  --list             print the workloads and exit`
+  --list             print the workloads and exit
+  --from FILE        write the report again from a run's results.jsonl, running nothing`
 
 const { values } = parseArgs({
   options: {
     benchmark: { type: 'string' }, etcd: { type: 'string', default: 'etcd' }, rounds: { type: 'string' }, workloads: { type: 'string' }, starts: { type: 'string' },
-    parts: { type: 'string' }, quick: { type: 'boolean', default: false }, out: { type: 'string' }, list: { type: 'boolean', default: false },
+    parts: { type: 'string' }, from: { type: 'string' }, quick: { type: 'boolean', default: false }, out: { type: 'string' }, list: { type: 'boolean', default: false },
     help: { type: 'boolean', default: false },
   },
 })
@@ -43,6 +45,18 @@ if (values.help) {
 }
 if (values.list) {
   for (const w of WORKLOADS) process.stdout.write(`${w.name.padEnd(20)} benchmark ${toolArgs(w).join(' ')}\n`)
+  process.exit(0)
+}
+
+const root = new URL('../../', import.meta.url)
+const outDir = values.out ?? fileURLToPath(new URL('bench/', root))
+if (values.from !== undefined) {
+  // The lines this program wrote: the meta line first, then the records in the order they were measured.
+  const [meta, ...records] = readFileSync(values.from, 'utf8').split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as BenchRecord)
+  if (meta?.type !== 'meta') throw new Error(`${values.from}: no meta line first`)
+  const names = new Set(records.flatMap((r) => (r.type === 'tool' ? [r.workload] : [])))
+  const problems = records.flatMap((r) => (r.type === 'tool' && r.error !== undefined ? [`round ${r.round}, ${r.workload} on ${r.server}: ${r.error}`] : []))
+  writeReport(outDir, { meta, records, workloads: WORKLOADS.filter((w) => names.has(w.name)), scale: meta.quick ? 0.1 : 1, problems })
   process.exit(0)
 }
 
@@ -57,8 +71,6 @@ const parts = new Set<Part>(values.parts === undefined ? PARTS : values.parts.sp
   return part
 }))
 const tool = benchmarkPath(values.benchmark)
-const root = new URL('../../', import.meta.url)
-const outDir = values.out ?? fileURLToPath(new URL('bench/', root))
 const runTheTool = parts.has('tool') && workloads.length > 0
 if (runTheTool) {
   const missing = missingTool(tool)

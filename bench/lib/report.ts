@@ -18,6 +18,9 @@ export function fmt(x: number | null, digits = 0): string {
   return `${x < 0 ? '-' : ''}${int.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}${frac === undefined ? '' : `.${frac}`}`
 }
 
+/** Milliseconds with one decimal and the unit, or '–'. */
+const ms = (x: number | null): string => (x === null ? '–' : `${fmt(x, 1)} ms`)
+
 /** etcdlite / etcd, 2 decimals and a ×, or '–' when either is missing. */
 export function ratio(a: number | null, b: number | null): string {
   return a === null || b === null || b === 0 ? '–' : `${(a / b).toFixed(2)}×`
@@ -94,7 +97,7 @@ function toolSection(input: ReportInput, rows: readonly WorkloadRow[], charts: M
     '',
     table(['workload', 'unit', 'etcdlite', 'etcd', 'ratio', 'p99 etcdlite', 'p99 etcd'], rows.map((r) => [
       r.workload.title, r.workload.unit, fmt(r.perSecond.etcdlite), fmt(r.perSecond.etcd), ratio(r.perSecond.etcdlite, r.perSecond.etcd),
-      `${fmt(r.p99Ms.etcdlite, 1)} ms`, `${fmt(r.p99Ms.etcd, 1)} ms`,
+      ms(r.p99Ms.etcdlite), ms(r.p99Ms.etcd),
     ]), ['l', 'l', 'r', 'r', 'r', 'r', 'r']),
     '',
     '![requests per second](results/throughput.svg)',
