@@ -2,9 +2,12 @@
 // medians and ratios of the report, and the SVG charts. No timings are asserted.
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
+import { execFile } from 'node:child_process'
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { promisify } from 'node:util'
 import { benchmarkPath, DEFAULT_BENCHMARK, missingTool, parseToolOutput } from '../../../bench/lib/benchmark-tool.js'
 import { commandLine } from '../../../bench/lib/machine.js'
 import type { BenchRecord, MetaRecord } from '../../../bench/lib/records.js'
@@ -116,6 +119,20 @@ describe('report', () => {
         assert.match(svg, /^<svg [^>]*>[\s\S]*<\/svg>\n$/)
         assert.equal(svg.match(/<text\b/g)?.length, svg.match(/<\/text>/g)?.length)
       }
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
+  })
+
+  it('writes the same report again from the saved lines (run.js --from), running nothing', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'bench-from-'))
+    try {
+      writeReport(dir, { meta: META, records, workloads, scale: 1, problems: [] })
+      const first = await readFile(join(dir, 'RESULTS.md'), 'utf8')
+      const again = join(dir, 'again')
+      const run = fileURLToPath(new URL('../../../bench/run.js', import.meta.url))
+      await promisify(execFile)(process.execPath, [run, '--from', join(dir, 'results.jsonl'), '--out', again])
+      assert.equal(await readFile(join(again, 'RESULTS.md'), 'utf8'), first)
     } finally {
       await rm(dir, { recursive: true, force: true })
     }
