@@ -1,123 +1,225 @@
-// bench/RESULTS.md and bench/results/*.svg from the JSON lines of one `npm run bench` run: the machine,
-// versions and flags; the benchmark's targets as a checklist computed from the
-// lines; a table per group (KV, watch, lease, start-up, storage ceiling) and the charts. Input is read
-// defensively: a subset run leaves groups out, and a missing or null figure shows as '-', never a crash.
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
+// bench/RESULTS.md from a run's records: the machine, the acceptance table of etcd's benchmark tool (medians
+// of the rounds, ratio etcdlite/etcd), start-up and memory, the embedded API, the informer and the
+// micro-benchmarks, with SVG charts next to it. A pure function of its input apart from the files it writes.
+import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { fmtNum, mdCode, mdTable, parseLines } from './report-lines.js'
-import { collectMachineInfo, packageVersion, type ReportMeta, type RunWarmup } from './report-meta.js'
-import { CHART_DIR, CHART_FILES, kvSection, leaseSection, RESULTS_FILE, startupSection, storageSection, UNSAFE_NO_FSYNC_DIR, watchSection, type ChartFile, type Section } from './report-sections.js'
-import { targetsOf, type Verdict } from './report-targets.js'
+import type { BenchRecord, EmbeddedRecord, FirstOpenRecord, MetaRecord, MicroRecord, StartupRecord, ToolRecord } from './records.js'
+import type { ServerName } from './servers.js'
+import { medianOf } from './stats.js'
+import { renderBarChart, type BarChart, type ChartSeries } from './svg-chart.js'
+import { toolArgs, type Workload } from './workloads.js'
 
-// ---------------------------------------------------------------------------------------------------
-// The report
+const SERIES: readonly ChartSeries[] = [{ name: 'etcdlite', color: '#2f6fdf' }, { name: 'etcd', color: '#7a7a7a' }]
 
-export interface Report {
-  readonly markdown: string
-  /** File name under results/ → SVG text. */
-  readonly charts: ReadonlyMap<string, string>
+/** `x` with `digits` decimals and thousands separators, locale-free; '–' for null. */
+export function fmt(x: number | null, digits = 0): string {
+  if (x === null || !Number.isFinite(x)) return '–'
+  const [int = '', frac] = Math.abs(x).toFixed(digits).split('.')
+  return `${x < 0 ? '-' : ''}${int.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}${frac === undefined ? '' : `.${frac}`}`
 }
 
-/** The header's warm-up row: what each server ran before it was measured. */
-function warmupText(w: RunWarmup): string {
-  const before = `${fmtNum(w.seconds, 1)} s of load before each measurement`
-  if (w.serverSeconds <= 0) return `${before}; no server warm-up (--server-warmup 0): etcdlite's first measurements ran partly unoptimized (V8 compiles hot code as it runs)`
-  return `${before}; before its first measurement every server got unmeasured load so that V8 had compiled etcdlite's hot paths ` +
-    `(--server-warmup ${fmtNum(w.serverSeconds, 1)}): the KV servers ran every KV workload in turn and the RPC and commit ceilings those they answer, ` +
-    `and fan-out and churn workloads, each on a fresh server, warmed up for ${fmtNum(Math.max(w.seconds, w.serverSeconds), 1)} s. Both servers got the same.`
+/** Milliseconds with one decimal and the unit, or '–'. */
+const ms = (x: number | null): string => (x === null ? '–' : `${fmt(x, 1)} ms`)
+
+/** etcdlite / etcd, 2 decimals and a ×, or '–' when either is missing. */
+export function ratio(a: number | null, b: number | null): string {
+  return a === null || b === null || b === 0 ? '–' : `${(a / b).toFixed(2)}×`
 }
 
-/** The header's watch-clients row: the flow-control window the watcher processes grant. */
-export function watchWindowText(bytes: number): string {
-  const size = bytes % (1024 * 1024) === 0 ? `${fmtNum(bytes / (1024 * 1024), 0)} MiB` : bytes % 1024 === 0 ? `${fmtNum(bytes / 1024, 0)} KiB` : `${fmtNum(bytes, 0)} B`
-  return `the watcher processes grant a ${size} HTTP/2 flow-control window per stream and per connection ` +
-    `(grpc-js's default is 64 KiB, grpc-java's 1 MiB; grpc-go, under etcd's clientv3, grows its window up to 16 MiB); see bench/README.md`
+export interface ReportInput {
+  readonly meta: MetaRecord
+  readonly records: readonly BenchRecord[]
+  /** The workloads the run selected, in table order. */
+  readonly workloads: readonly Workload[]
+  /** Request counts were multiplied by this (--quick). */
+  readonly scale: number
+  /** What went wrong during the run (failed parts, failed runs). */
+  readonly problems: readonly string[]
 }
 
-/** Build RESULTS.md and the charts in memory (pure apart from the meta defaults: machine, versions, date). */
-export function buildReport(lines: readonly object[], meta: ReportMeta): Report {
-  const p = parseLines(lines)
-  const charts = new Map<ChartFile, string>()
-  const m = meta.machine ?? collectMachineInfo()
-  const durability = meta.unsafeNoFsync === null
-    ? 'unknown (no run metadata)'
-    : meta.unsafeNoFsync
-      ? '**--unsafe-no-fsync on both servers** (no fsync on commit): not the durable default; the targets are defined for durable mode'
-      : 'durable: both servers\' defaults (etcd fsyncs its WAL, etcdlite syncs each LevelDB commit)'
-  // The report sits in bench/ (durable) or bench/unsafe-no-fsync/ (see reportDirFor): links go from there.
-  const toBench = meta.unsafeNoFsync === true ? '../' : ''
-  const otherMode = meta.unsafeNoFsync === null
-    ? []
-    : meta.unsafeNoFsync
-      ? [['durable run', `the same workloads with both servers' durable defaults, where the targets apply: [RESULTS.md](${toBench}RESULTS.md)`]]
-      : [['--unsafe-no-fsync run', `the same workloads with --unsafe-no-fsync on both servers (\`npm run bench -- --unsafe-no-fsync\`), reported apart: [${UNSAFE_NO_FSYNC_DIR}/RESULTS.md](${UNSAFE_NO_FSYNC_DIR}/RESULTS.md)`]]
-  const header = mdTable(['', ''], [
-    ['date', meta.date ?? new Date().toISOString()],
-    ['machine', `${m.cpuModel}, ${m.cores} cores, ${fmtNum(m.ramGiB, 1)} GiB RAM, ${m.kernel} (${m.arch})`],
-    ['node', meta.nodeVersion ?? process.version],
-    ['etcd', meta.etcdVersion ?? '-'],
-    ['etcdlite', meta.etcdliteVersion ?? packageVersion() ?? '-'],
-    ['command', mdCode(meta.command)],
-    ['durability', durability],
-    ...otherMode,
-    ...(meta.warmup === undefined ? [] : [['warm-up', warmupText(meta.warmup)]]),
-    ...(meta.watchWindowBytes === undefined ? [] : [['watch clients', watchWindowText(meta.watchWindowBytes)]]),
-    ...(p.stealPct === null ? [] : [['CPU steal', `${fmtNum(p.stealPct, 1)} % of the machine's CPU time went to other guests of the hypervisor during the run (/proc/stat); the higher, the noisier the figures`]]),
-  ], true)
-  const targets = targetsOf(p, m.cores)
-  const measured = targets.filter((t) => t.met !== '-')
-  const mark = (v: Verdict): string => (v === 'yes' ? '✅ yes' : v === 'no' ? '❌ no' : v === 'out of reach' ? '⛔ no, out of reach here' : '-')
-  const beyond = measured.filter((t) => t.met === 'out of reach').length
-  const sections = [kvSection(p, charts), watchSection(p, charts), leaseSection(p, charts), startupSection(p, charts), storageSection(p)]
-    .filter((s): s is Section => s !== undefined)
-  const md: string[] = [
-    '# etcdlite vs etcd: benchmark results',
+export interface WorkloadRow {
+  readonly workload: Workload
+  readonly perSecond: Record<ServerName, number | null>
+  readonly p99Ms: Record<ServerName, number | null>
+  readonly runs: Record<ServerName, readonly (number | null)[]>
+}
+
+/** The medians of each workload's runs, per server. */
+export function workloadRows(workloads: readonly Workload[], records: readonly BenchRecord[]): WorkloadRow[] {
+  const tool = records.filter((r): r is ToolRecord => r.type === 'tool')
+  return workloads.map((workload) => {
+    const of = (s: ServerName): ToolRecord[] => tool.filter((r) => r.workload === workload.name && r.server === s).sort((a, b) => a.round - b.round)
+    const per = (s: ServerName): number | null => medianOf(of(s).map((r) => r.perSecond))
+    const p99 = (s: ServerName): number | null => (workload.latency ? medianOf(of(s).map((r) => r.p99Ms)) : null)
+    return {
+      workload,
+      perSecond: { etcdlite: per('etcdlite'), etcd: per('etcd') },
+      p99Ms: { etcdlite: p99('etcdlite'), etcd: p99('etcd') },
+      runs: { etcdlite: of('etcdlite').map((r) => r.perSecond), etcd: of('etcd').map((r) => r.perSecond) },
+    }
+  })
+}
+
+function table(head: readonly string[], rows: readonly (readonly string[])[], align?: readonly ('l' | 'r')[]): string {
+  const sep = head.map((_, i) => ((align?.[i] ?? 'l') === 'r' ? '---:' : '---'))
+  return [head, sep, ...rows].map((r) => `| ${r.join(' | ')} |`).join('\n')
+}
+
+function machineSection(m: MetaRecord): string {
+  const load = (l: readonly number[]): string => l.map((x) => x.toFixed(2)).join(', ')
+  const out = [
+    table(['', ''], [
+      ['date', m.date], ['command', `\`${m.command}\``], ['CPU', `${m.cpu}, ${m.cores} cores`], ['RAM', `${fmt(m.ramGiB, 1)} GiB`],
+      ['kernel', m.kernel], ['node', m.node], ['etcd', m.etcd], ['etcdlite', m.etcdlite], ['benchmark tool', `\`${m.benchmark}\``],
+      ['load average (1, 5, 15 min)', `${load(m.loadAvgStart)} at the start, ${load(m.loadAvgEnd)} at the end`],
+    ]),
+  ]
+  // Load of other processes before the run started: the figures below had less than the whole machine.
+  if ((m.loadAvgStart[0] ?? 0) > m.cores / 2) {
+    out.push('', `**The machine was busy with other work when the run started (load ${load(m.loadAvgStart.slice(0, 1))} on ${m.cores} cores): read the figures as rough.**`)
+  }
+  return out.join('\n')
+}
+
+function toolSection(input: ReportInput, rows: readonly WorkloadRow[], charts: Map<string, BarChart>): string {
+  if (rows.length === 0) return 'Not run (`--workloads none`, or `--parts` without `tool`).'
+  const { meta } = input
+  const lines: string[] = [
+    `Each round starts a fresh etcdlite CLI (\`build/src/bin/etcdlite.js\`) and a fresh \`etcd\`, each on an empty`,
+    `data dir on disk with its default durability (every write synced before it is acknowledged), both on this`,
+    `machine, and drives both with etcd's own benchmark tool. Before the round is measured each server gets the`,
+    `selected workloads once at a tenth of their request counts, unmeasured, so that V8 has compiled`,
+    `etcdlite's hot paths; then each workload runs on etcdlite, then on etcd (A, B, A, B…), on the same two`,
+    `servers, so a workload meets the keys the ones before it wrote. ${meta.rounds} round${meta.rounds === 1 ? '' : 's'}; each figure is the median`,
+    `of the rounds; ratio = etcdlite / etcd (> 1: etcdlite serves more); p99 is the 99th percentile of the`,
+    `requests' round trips as the tool measures them (none for watch: the tool times each event from the`,
+    `arrival of its response, on the client).${input.scale === 1 ? '' : ` Request counts × ${input.scale} (--quick).`}`,
     '',
-    'Generated by `npm run bench` from the JSON lines of one run (regenerate: `node build/bench/report.js <results.jsonl>`). ' +
-      'Both servers and every load generator shared this machine: compare only numbers from one run, and read the ratios. ' +
-      `See [README.md](${toBench}README.md) for what each workload does.`,
+    table(['workload', 'unit', 'etcdlite', 'etcd', 'ratio', 'p99 etcdlite', 'p99 etcd'], rows.map((r) => [
+      r.workload.title, r.workload.unit, fmt(r.perSecond.etcdlite), fmt(r.perSecond.etcd), ratio(r.perSecond.etcdlite, r.perSecond.etcd),
+      ms(r.p99Ms.etcdlite), ms(r.p99Ms.etcd),
+    ]), ['l', 'l', 'r', 'r', 'r', 'r', 'r']),
     '',
-    header,
+    '![requests per second](results/throughput.svg)',
     '',
-    meta.unsafeNoFsync === true ? '## Targets, for comparison only' : '## Targets',
+    '![ratio](results/ratio.svg)',
     '',
-    ...(meta.unsafeNoFsync === true ? ['The targets are defined for durable mode and this run is not: the checklist shows where the figures without fsync would stand.', ''] : []),
-    `${measured.filter((t) => t.met === 'yes').length} of ${measured.length} measured targets met` +
-      `${measured.length < targets.length ? ` (${targets.length - measured.length} not measured in this run)` : ''}` +
-      `${beyond === 0 ? '' : `; ${beyond} of those not met are out of reach on this machine, by the run's own ceilings (see the notes)`}.`,
+    '![p99 latency](results/p99.svg)',
     '',
-    mdTable(['target', 'measured', 'met', 'note'], targets.map((t) => [t.target, t.measured, mark(t.met), t.note]), true),
+    '<details><summary>Every run and the tool\'s arguments</summary>',
+    '',
+    table(['workload', 'benchmark arguments', 'etcdlite runs', 'etcd runs'], rows.map((r) => [
+      r.workload.name, `\`${toolArgs(r.workload, input.scale).join(' ')}\``, r.runs.etcdlite.map((x) => fmt(x)).join(', '), r.runs.etcd.map((x) => fmt(x)).join(', '),
+    ])),
+    '',
+    '</details>',
+  ]
+  const group = (f: (r: WorkloadRow, s: ServerName) => number | null) => rows.map((r) => ({ label: r.workload.name, values: [f(r, 'etcdlite'), f(r, 'etcd')] }))
+  charts.set('throughput', { title: "etcd's benchmark tool: requests (watch: events) per second", unit: 'per second, higher is better', series: SERIES, groups: group((r, s) => r.perSecond[s]) })
+  charts.set('ratio', {
+    title: 'etcdlite / etcd, requests per second', unit: 'ratio, 1 = as fast as etcd', scale: 'linear', series: [SERIES[0] as ChartSeries],
+    groups: rows.map((r) => {
+      const a = r.perSecond.etcdlite
+      const b = r.perSecond.etcd
+      return { label: r.workload.name, values: [a === null || b === null || b === 0 ? null : a / b] }
+    }),
+  })
+  charts.set('p99', { title: 'p99 latency', unit: 'ms, lower is better', series: SERIES, groups: group((r, s) => r.p99Ms[s]).filter((_, i) => rows[i]?.workload.latency === true) })
+  return lines.join('\n')
+}
+
+function nodeSection(records: readonly BenchRecord[], charts: Map<string, BarChart>): string {
+  const startup = records.filter((r): r is StartupRecord => r.type === 'startup')
+  const open = records.filter((r): r is FirstOpenRecord => r.type === 'first-open')
+  const embedded = records.filter((r): r is EmbeddedRecord => r.type === 'embedded')
+  const out: string[] = []
+  if (startup.length > 0) {
+    const ready = (s: ServerName): number | null => medianOf(startup.filter((r) => r.server === s).map((r) => r.readyMs))
+    const rss = (s: ServerName): number | null => medianOf(startup.filter((r) => r.server === s).map((r) => r.idleRssMiB))
+    const n = startup.filter((r) => r.server === 'etcdlite').length
+    out.push(
+      `Start-up: spawn of the command on an empty data dir until it logs that it serves clients; idle RSS: the`,
+      `process's resident memory 2 s later. Medians of ${n} starts each, alternating.`, '',
+      table(['', 'etcdlite', 'etcd', 'etcdlite / etcd'], [
+        ['start-up to serving', `${fmt(ready('etcdlite'))} ms`, `${fmt(ready('etcd'))} ms`, ratio(ready('etcdlite'), ready('etcd'))],
+        ['idle RSS after start', `${fmt(rss('etcdlite'), 1)} MiB`, `${fmt(rss('etcd'), 1)} MiB`, ratio(rss('etcdlite'), rss('etcd'))],
+      ], ['l', 'r', 'r', 'r']), '', '![start-up](results/startup.svg)', '',
+    )
+    charts.set('startup', { title: 'Start-up on an empty data dir, until serving', unit: 'ms, lower is better', series: SERIES, groups: [{ label: 'start-up', values: [ready('etcdlite'), ready('etcd')] }] })
+  }
+  if (open.length > 0) {
+    const importMs = medianOf(open.map((r) => r.importMs))
+    const openMs = medianOf(open.map((r) => r.openMs))
+    out.push(`In a fresh node process (median of ${open.length}): \`import('etcdlite')\` ${fmt(importMs)} ms, then the first \`openEtcd({ memory: true })\` ${fmt(openMs)} ms.`, '')
+  }
+  if (embedded.length > 0) {
+    const keys = [...new Set(embedded.map((r) => `${r.op}|${r.storage}|${r.inFlight}`))]
+    out.push(
+      'The embedded API in-process (`bench/node/embedded.ts`): random keys of a space of 100,000 and 256-byte values',
+      '(range: one key), the given number of requests in flight, medians of the rounds. On disk every put waits for its',
+      'commit to be synced, as with the CLI.', '',
+      table(['call', 'storage', 'in flight', 'ops/s'], keys.map((k) => {
+        const [op = '', storage = '', inFlight = ''] = k.split('|')
+        const v = medianOf(embedded.filter((r) => `${r.op}|${r.storage}|${r.inFlight}` === k).map((r) => r.opsPerSec))
+        return [op, storage, inFlight, fmt(v)]
+      }), ['l', 'l', 'r', 'r']), '',
+    )
+  }
+  return out.length === 0 ? 'Not run.' : out.join('\n').trimEnd()
+}
+
+function microSection(records: readonly BenchRecord[]): string {
+  const micro = records.filter((r): r is MicroRecord => r.type === 'micro')
+  if (micro.length === 0) return 'Not run.'
+  return [
+    'tinybench, in-process, per operation (`npm run bench:micro`, sources in `bench/micro/`); ± is the relative margin of',
+    "error of the mean. p99 is over the tool's samples, each the mean of a batch of operations where the task batches them.", '',
+    table(['task', 'ops/s', 'mean', 'p99', '±'], micro.map((r) => [r.name, fmt(r.opsPerSec), `${fmt(r.meanNs)} ns`, `${fmt(r.p99Ns)} ns`, `${fmt(r.rme, 1)} %`]), ['l', 'r', 'r', 'r', 'r']),
+  ].join('\n')
+}
+
+/** The Markdown of RESULTS.md and the charts it links (name → chart, written as results/<name>.svg). */
+export function buildReport(input: ReportInput): { markdown: string; charts: Map<string, BarChart> } {
+  const charts = new Map<string, BarChart>()
+  const rows = workloadRows(input.workloads, input.records)
+  const informer = input.records.flatMap((r) => (r.type === 'informer' ? [r.line] : []))
+  const parts = [
+    '# Benchmark results',
+    '',
+    'Written by `npm run bench` (bench/run.ts); how to run it and what each part measures: [README.md](README.md).',
+    "Compare figures only within one run: the servers and the load generator share this machine's cores. Raw",
+    'figures: [results.jsonl](results.jsonl).',
+    '',
+    '## Machine',
+    '',
+    machineSection(input.meta),
+    '',
+    "## etcd's benchmark tool: etcdlite vs etcd",
+    '',
+    toolSection(input, rows, charts),
+    '',
+    '## Start-up, memory and the embedded API',
+    '',
+    nodeSection(input.records, charts),
+    '',
+    '## Informer (`bench/informer.ts`)',
+    '',
+    informer.length === 0 ? 'Not run.' : ['```', ...informer, '```'].join('\n'),
+    '',
+    '## Micro-benchmarks',
+    '',
+    microSection(input.records),
     '',
   ]
-  for (const s of sections) {
-    const text = [...s.text]
-    while (text[text.length - 1] === '') text.pop()
-    md.push(`## ${s.title}`, '', ...text, '')
-  }
-  while (md[md.length - 1] === '') md.pop()
-  return { markdown: `${md.join('\n')}\n`, charts }
+  if (input.problems.length > 0) parts.push('## Problems during the run', '', ...input.problems.map((p) => `- ${p.replace(/\n/g, ' ')}`), '')
+  return { markdown: parts.join('\n'), charts }
 }
 
-/**
- * Write `<outDir>/RESULTS.md` and `<outDir>/results/*.svg` from the JSON lines of one run. Charts of
- * CHART_FILES that this run did not produce (a subset run) are removed, so none is stale; nothing else
- * in results/ is touched. Returns the paths written.
- */
-export function writeReport(lines: readonly object[], meta: ReportMeta, outDir: string): string[] {
-  const report = buildReport(lines, meta)
-  const dir = join(outDir, CHART_DIR)
-  mkdirSync(dir, { recursive: true })
-  const written: string[] = []
-  for (const f of CHART_FILES) {
-    const svg = report.charts.get(f)
-    const path = join(dir, f)
-    if (svg === undefined) rmSync(path, { force: true })
-    else {
-      writeFileSync(path, svg)
-      written.push(path)
-    }
-  }
-  const md = join(outDir, RESULTS_FILE)
-  writeFileSync(md, report.markdown)
-  return [md, ...written]
+/** Write RESULTS.md, results.jsonl and results/<chart>.svg into `dir`. */
+export function writeReport(dir: string, input: ReportInput): void {
+  const { markdown, charts } = buildReport(input)
+  mkdirSync(join(dir, 'results'), { recursive: true })
+  for (const [name, chart] of charts) writeFileSync(join(dir, 'results', `${name}.svg`), renderBarChart(chart))
+  writeFileSync(join(dir, 'results.jsonl'), [input.meta, ...input.records].map((r) => JSON.stringify(r)).join('\n') + '\n')
+  writeFileSync(join(dir, 'RESULTS.md'), markdown)
 }

@@ -1,108 +1,75 @@
-// The server benchmark's workloads and the result shape that bench/client.ts prints and bench/run.ts reads.
+// The acceptance table: the workloads of etcd's benchmark tool that `npm run bench` runs against both
+// servers. The arguments are the tool's own (`benchmark help <command>`); only the request count scales
+// (--quick, and the warm-up pass).
 
-/**
- * What one client process does against one server:
- * - `put`: one key of the key space per request, in turn;
- * - `range`: one pre-populated key;
- * - `range-prefix`: a prefix holding PREFIX_KEYS pre-populated keys, all returned;
- * - `txn-cas`: compare-and-swap on one of HOT_KEYS hot keys (compare the value last seen, put a new one;
- *   on a lost race the failure branch reads the current value), as a lock or counter client does;
- * - `txn-16`: one txn of 16 puts to keys of the key space;
- * - `mix`: 90% `range` of one of MIX_KEYS pre-populated keys, 10% `put` to one of them.
- */
-export type Op = 'put' | 'range' | 'range-prefix' | 'txn-cas' | 'txn-16' | 'mix'
+/** The key the range workloads read, put (with a 256-byte value) before they run. */
+export const RANGE_KEY = 'bench-range-key'
 
-export const OPS: readonly Op[] = ['put', 'range', 'range-prefix', 'txn-cas', 'txn-16', 'mix']
-/** Keys under the prefix of `range-prefix`. */
-export const PREFIX_KEYS = 100
-/** Keys the `txn-cas` clients fight over. */
-export const HOT_KEYS = 16
-/** Puts per `txn-16` request. */
-export const TXN_PUTS = 16
-/** Keys the `mix` workload reads and writes. */
-export const MIX_KEYS = 1000
-
-/**
- * One workload: `clients` concurrent request loops, each with one request in flight, spread over
- * `channels` gRPC channels (each channel is its own TCP connection). channels = clients models
- * independent clients; channels = 1 with many clients models one multiplexed client (HTTP/2 streams).
- */
 export interface Workload {
-  /** Stable name used in tables and JSON, e.g. `put-16ch`. */
   readonly name: string
-  readonly op: Op
-  readonly clients: number
-  readonly channels: number
-  /** Ranges with serializable=true (etcd skips its ReadIndex round); default: the --serializable flag. */
-  readonly serializable?: boolean
+  /** For the report: what the clients do. */
+  readonly title: string
+  /** What a figure counts: requests per second, or watch events received per second. */
+  readonly unit: 'requests/s' | 'events/s'
+  /** The tool's arguments before the request count. */
+  readonly args: readonly string[]
+  /** The flag that sets the request count (`--put-total` for watch: the events are puts × watchers). */
+  readonly totalFlag: '--total' | '--put-total'
+  readonly total: number
+  /** Arguments after the request count. */
+  readonly tail: readonly string[]
+  /** Put RANGE_KEY before the run. */
+  readonly needsRangeKey: boolean
+  /**
+   * The tool's latency distribution is the requests' round trips. Not for watch: there it times each event
+   * from the arrival of the response that carried it, on the client, which says nothing of the server.
+   */
+  readonly latency: boolean
 }
 
-/** The default workload set, in run order. */
+const PUT_TAIL = ['--key-space-size', '100000', '--val-size', '256'] as const
+
+function clients(conns: number, n: number): string[] {
+  return ['--conns', String(conns), '--clients', String(n)]
+}
+
+function put(name: string, title: string, conns: number, n: number, total: number): Workload {
+  return { name, title, unit: 'requests/s', args: [...clients(conns, n), 'put'], totalFlag: '--total', total, tail: PUT_TAIL, needsRangeKey: false, latency: true }
+}
+
+function range(name: string, title: string, conns: number, n: number, total: number): Workload {
+  return { name, title, unit: 'requests/s', args: [...clients(conns, n), 'range', RANGE_KEY], totalFlag: '--total', total, tail: [], needsRangeKey: true, latency: true }
+}
+
 export const WORKLOADS: readonly Workload[] = [
-  { name: 'put-1', op: 'put', clients: 1, channels: 1 },
-  { name: 'put-16conn', op: 'put', clients: 16, channels: 16 },
-  { name: 'put-16x1conn', op: 'put', clients: 16, channels: 1 },
-  { name: 'range-1', op: 'range', clients: 1, channels: 1 },
-  { name: 'range-16conn', op: 'range', clients: 16, channels: 16 },
-  { name: 'range-16x1conn', op: 'range', clients: 16, channels: 1 },
-  { name: 'put-1000x100conn', op: 'put', clients: 1000, channels: 100 },
-  { name: 'range-1-serializable', op: 'range', clients: 1, channels: 1, serializable: true },
-  { name: 'range-16conn-serializable', op: 'range', clients: 16, channels: 16, serializable: true },
-  { name: 'range-prefix100-16conn', op: 'range-prefix', clients: 16, channels: 16 },
-  { name: 'txn-cas-16conn', op: 'txn-cas', clients: 16, channels: 16 },
-  { name: 'txn-16puts-16conn', op: 'txn-16', clients: 16, channels: 16 },
-  { name: 'mix-90r10w-16conn', op: 'mix', clients: 16, channels: 16 },
+  put('put-1', 'put, 1 client', 1, 1, 3000),
+  put('put-16', 'put, 16 clients / 2 conns', 2, 16, 30_000),
+  put('put-100', 'put, 100 clients / 10 conns', 10, 100, 60_000),
+  range('range-1', 'range 1 key, 1 client', 1, 1, 10_000),
+  range('range-16', 'range 1 key, 16 clients / 2 conns', 2, 16, 50_000),
+  range('range-100', 'range 1 key, 100 clients / 10 conns', 10, 100, 100_000),
+  { name: 'txn-put-16', title: 'txn-put, 16 clients / 2 conns', unit: 'requests/s', args: [...clients(2, 16), 'txn-put'], totalFlag: '--total', total: 20_000, tail: PUT_TAIL, needsRangeKey: false, latency: true },
+  { name: 'lease-keepalive-16', title: 'lease keep-alive, 16 clients / 2 conns', unit: 'requests/s', args: [...clients(2, 16), 'lease-keepalive'], totalFlag: '--total', total: 20_000, tail: [], needsRangeKey: false, latency: true },
+  {
+    name: 'watch', title: 'watch, 10 streams × 100 watchers of 1 key', unit: 'events/s',
+    args: [...clients(10, 100), 'watch', '--streams', '10', '--watch-per-stream', '100'], totalFlag: '--put-total', total: 5000,
+    // Without --put-rate the tool panics on a zero-burst rate limiter.
+    tail: ['--put-rate', '100000', '--key-space-size', '1'], needsRangeKey: false, latency: false,
+  },
 ]
 
-/** Everything the client process needs besides the endpoint and the workload. */
-/**
- * The KV load generator's client: grpc-js with protobufjs (the default, what etcdlite's users run), or bare
- * node:http2 with hand-encoded messages (bench/lib/h2-kv.ts), which costs the load generator about half.
- */
-export const KV_CLIENTS = ['grpc-js', 'h2'] as const
-export type KvClientKind = (typeof KV_CLIENTS)[number]
-
-export interface LoadParams {
-  /** The KV load generator's client (KV_CLIENTS). */
-  readonly client: KvClientKind
-  readonly seconds: number
-  readonly warmupSeconds: number
-  readonly keySize: number
-  readonly valueSize: number
-  /** Number of distinct keys the put workloads cycle through. */
-  readonly keySpace: number
-  /** Send Range with serializable=true (etcd then skips the ReadIndex round). Default false, as clients do. */
-  readonly serializable: boolean
+/** The tool's arguments for `w` with its request count multiplied by `scale` (at least 100 requests). */
+export function toolArgs(w: Workload, scale = 1): string[] {
+  const total = Math.max(100, Math.round(w.total * scale))
+  return [...w.args, w.totalFlag, String(total), ...w.tail]
 }
 
-/** What bench/client.ts prints (one JSON object on stdout) for one workload run. */
-export interface ClientResult {
-  readonly op: Op
-  readonly clients: number
-  readonly channels: number
-  /** Requests that started inside the measured window and completed without error. */
-  readonly ops: number
-  readonly errors: number
-  /** First error message seen, if any. */
-  readonly firstError: string | null
-  /** Measured wall time in seconds (from window start to the last completion). */
-  readonly elapsedSeconds: number
-  readonly opsPerSec: number
-  readonly p50Ms: number
-  readonly p90Ms: number
-  readonly p99Ms: number
-  readonly maxMs: number
-  readonly meanMs: number
-  /** CPU used by the client process during the window, in % of one core (shows if the client is the bottleneck). */
-  readonly clientCpuPct: number
-  /** The client the load generator used (LoadParams.client). */
-  readonly client: KvClientKind
-  /** Its main thread's (which runs every client), in % of one core; near 100 the client was the limit. Null where not measurable. */
-  readonly clientMainCpuPct: number | null
-  /** The machine's CPU steal during the window, in % (cpu-steal.ts); null where not measurable. */
-  readonly stealPct: number | null
+/** The workloads named in `names` (comma-separated), in table order; throws on an unknown name. */
+export function selectWorkloads(names: string | undefined): Workload[] {
+  if (names === undefined || names === 'all') return [...WORKLOADS]
+  const wanted = new Set(names.split(',').map((s) => s.trim()).filter((s) => s !== ''))
+  for (const n of wanted) {
+    if (!WORKLOADS.some((w) => w.name === n)) throw new Error(`unknown workload ${n}; one of: ${WORKLOADS.map((w) => w.name).join(', ')}`)
+  }
+  return WORKLOADS.filter((w) => wanted.has(w.name))
 }
-
-/** Marker lines the client writes to stderr so the runner can sample the server's CPU over the window. */
-export const MEASURE_START = '@measure-start'
-export const MEASURE_END = '@measure-end'

@@ -1,0 +1,80 @@
+// The JSON lines a run writes (bench/results.jsonl), one per measurement, and the report reads.
+import type { ServerName } from './servers.js'
+
+/** The machine, the versions and the command line of a run. */
+export interface MetaRecord {
+  readonly type: 'meta'
+  readonly date: string
+  readonly command: string
+  readonly cpu: string
+  readonly cores: number
+  readonly ramGiB: number
+  readonly kernel: string
+  readonly node: string
+  readonly etcd: string
+  readonly etcdlite: string
+  readonly benchmark: string
+  /** os.loadavg() (1, 5, 15 minutes) when the run started and when it ended: other work on the machine. */
+  readonly loadAvgStart: readonly number[]
+  readonly loadAvgEnd: readonly number[]
+  readonly rounds: number
+  readonly quick: boolean
+}
+
+/** One run of etcd's benchmark tool; `error` instead of figures when it failed. */
+export interface ToolRecord {
+  readonly type: 'tool'
+  readonly workload: string
+  readonly server: ServerName
+  readonly round: number
+  readonly perSecond: number | null
+  readonly p99Ms: number | null
+  readonly error?: string
+}
+
+/** One start of a CLI server on an empty data dir: spawn to serving, and its RSS once idle. */
+export interface StartupRecord {
+  readonly type: 'startup'
+  readonly server: ServerName
+  readonly round: number
+  readonly readyMs: number
+  readonly idleRssMiB: number | null
+}
+
+/** A fresh node process: importing etcdlite, then the first openEtcd({ memory: true }). */
+export interface FirstOpenRecord {
+  readonly type: 'first-open'
+  readonly round: number
+  readonly importMs: number
+  readonly openMs: number
+}
+
+/** The embedded API driven in-process: `inFlight` requests at a time. */
+export interface EmbeddedRecord {
+  readonly type: 'embedded'
+  readonly round: number
+  readonly op: 'put' | 'range'
+  readonly storage: 'memory' | 'disk'
+  readonly inFlight: number
+  readonly opsPerSec: number
+}
+
+/** One line printed by bench/informer.ts. */
+export interface InformerRecord {
+  readonly type: 'informer'
+  readonly line: string
+}
+
+/** One micro-benchmark task (bench/micro). */
+export interface MicroRecord {
+  readonly type: 'micro'
+  readonly name: string
+  readonly opsPerSec: number
+  readonly meanNs: number
+  readonly p99Ns: number
+  /** Relative margin of error of the mean latency, %. */
+  readonly rme: number
+  readonly samples: number
+}
+
+export type BenchRecord = MetaRecord | ToolRecord | StartupRecord | FirstOpenRecord | EmbeddedRecord | InformerRecord | MicroRecord

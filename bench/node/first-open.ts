@@ -1,0 +1,13 @@
+// Run in a fresh node process by bench/run.ts: how long importing etcdlite takes, then the first
+// openEtcd({ memory: true }), the start-up cost an application or a test suite pays for an in-process etcd.
+// Prints one JSON line, a FirstOpenRecord (bench/lib/records.ts).
+import type { FirstOpenRecord } from '../lib/records.js'
+
+const t0 = performance.now()
+const { openEtcd } = await import('../../src/index.js')
+const t1 = performance.now()
+const etcd = await openEtcd({ memory: true })
+const t2 = performance.now()
+await etcd.close()
+const rec: FirstOpenRecord = { type: 'first-open', round: 1, importMs: t1 - t0, openMs: t2 - t1 }
+process.stdout.write(`${JSON.stringify(rec)}\n`)
