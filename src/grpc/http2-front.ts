@@ -24,6 +24,7 @@ import { FrameType, Http2FrameFilter } from './http2-frame-filter.js'
 import { Http2FrameScanner } from './http2-frame-scanner.js'
 import { ENHANCE_YOUR_CALM, KeepaliveEnforcement, TOO_MANY_PINGS } from './keepalive-enforcement.js'
 import { DEFAULT_MAX_CONCURRENT_STREAMS, SettingsRewriter, StreamLimit } from './stream-limit.js'
+import { installLeanUnary, type LeanUnaryOptions } from './lean-unary.js'
 
 /** Resets taken over at once on one connection (nghttp2's own burst). */
 export const RESET_BURST = 1000
@@ -224,6 +225,8 @@ export interface Http2FrontOptions {
    * Not enforced on native connections, whose frames the front does not see.
    */
   readonly keepAliveMinTimeMs?: number
+  /** Serve these unary methods by the lean path (lean-unary.ts), on every connection, native ones too. */
+  readonly leanUnary?: LeanUnaryOptions
 }
 
 export class Http2Front {
@@ -241,6 +244,8 @@ export class Http2Front {
     this.native = opts.native === true
     this.maxConcurrentStreams = opts.maxConcurrentStreams ?? DEFAULT_MAX_CONCURRENT_STREAMS
     http2.on('session', (session: ServerHttp2Session) => this.injecting?.attach(session))
+    // Before the stream limit, which must see (and may refuse) the lean path's streams as grpc-js's.
+    if (opts.leanUnary !== undefined) installLeanUnary(server, http2, opts.leanUnary)
     // etcd's default limit is never reached: streams need no counting then.
     if (this.maxConcurrentStreams !== DEFAULT_MAX_CONCURRENT_STREAMS) new StreamLimit(this.maxConcurrentStreams, opts.secure === true).guard(http2)
   }

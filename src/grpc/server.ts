@@ -58,6 +58,9 @@ export interface GrpcServerOptions {
   readonly maxConcurrentStreams?: number
 }
 
+/** The KV service's methods: the unary calls clients make most, served by the lean path (lean-unary.ts). */
+const LEAN_UNARY_PATHS = ['Range', 'Put', 'DeleteRange', 'Txn', 'Compact'].map((m) => `/etcdserverpb.KV/${m}`)
+
 /** The content type of a TLS handshake record: the first byte a TLS client sends. */
 const TLS_HANDSHAKE_RECORD = 0x16
 
@@ -171,9 +174,11 @@ export class GrpcServer {
     const maxConcurrentStreams = opts.maxConcurrentStreams ?? DEFAULT_MAX_CONCURRENT_STREAMS
     const native = opts.tls?.clientCertAuth === true
     const ka = opts.keepAlive
+    const maxReceiveMessageLength = opts.maxRequestBytes + GRPC_OVERHEAD_BYTES
+    const maxSendMessageLength = 2 ** 31 - 1
     this.server = new InstrumentedServer(grpcMetricsFor(serverMetrics(etcd)), {
-      'grpc.max_receive_message_length': opts.maxRequestBytes + GRPC_OVERHEAD_BYTES,
-      'grpc.max_send_message_length': 2 ** 31 - 1,
+      'grpc.max_receive_message_length': maxReceiveMessageLength,
+      'grpc.max_send_message_length': maxSendMessageLength,
       // The HTTP/2 front advertises and enforces the limit itself; connections handed over natively get nghttp2's.
       'grpc.max_concurrent_streams': native ? maxConcurrentStreams : DEFAULT_MAX_CONCURRENT_STREAMS,
       // channelz bookkeeping costs ~8% of a put's CPU in grpc-js and nothing here reads it.
@@ -213,6 +218,8 @@ export class GrpcServer {
       maxConcurrentStreams,
       secure: opts.tls !== undefined,
       keepAliveMinTimeMs: opts.keepAliveMinTimeMs ?? DEFAULT_KEEPALIVE_MIN_TIME_MS,
+      // messageLimitInterceptor is the server's only interceptor: the lean path applies it itself.
+      leanUnary: { paths: LEAN_UNARY_PATHS, maxReceiveMessageLength, maxSendMessageLength },
     })
     this.traffic = opts.traffic ?? 'grpc+http'
     const handle = opts.http ?? notFound
