@@ -1,7 +1,8 @@
 // The JSON gateway of one listener (gateway/gateway.ts), loaded by the first request it serves: its module,
 // protobufjs and the protos it reads cost start-up time and memory that a server no one sends JSON to never
 // needs. Until then it only records what it is to dial; once loaded, it is the gateway.
-import type { RequestListener, ServerResponse } from 'node:http'
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http'
+import type { Socket } from 'node:net'
 import type { ChannelCredentials } from '@grpc/grpc-js'
 import type { GrpcGateway } from '../gateway/gateway.js'
 
@@ -44,6 +45,15 @@ export class DeferredGateway {
     this.loading.then((g) => g.serve(req, res), (err: unknown) => {
       this.opts.report(err)
       failed(res)
+    })
+  }
+
+  /** GrpcGateway's WebSocket proxy takes the connection, once loaded; its bytes wait meanwhile. */
+  readonly upgrade = (req: IncomingMessage, socket: Socket, head: Buffer): void => {
+    this.loading ??= this.load()
+    this.loading.then((g) => g.webSocket.handleUpgrade(req, socket, head)).catch((err: unknown) => {
+      this.opts.report(err)
+      socket.destroy()
     })
   }
 

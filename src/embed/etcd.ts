@@ -26,7 +26,7 @@ import { silentLogger, type Logger } from '../pkg/logger.js'
 import { ETCD_DEFAULTS, type EtcdOptions, type LevelDb, type ListenOptions, type ListenTlsOptions } from './options.js'
 import { Watcher, WatchStream, type WatchOptions } from './watch.js'
 import { LeaseKeepAlive, type LeaseKeepAliveOptions } from './lease.js'
-import { HttpListener, httpHandler } from './http.js'
+import { gatewayUpgradeHandler, HttpListener, httpHandler } from './http.js'
 import { DeferredGateway } from './deferred-gateway.js'
 import type { ChannelCredentials } from '@grpc/grpc-js'
 import { checkPut, checkRequest, checkSignalOptions, checkString, type Call, type Checked, type Input } from './input.js'
@@ -532,6 +532,8 @@ export class Etcd implements EtcdClient {
       // The client port also answers /health, /metrics and /version over HTTP/1.1, as etcd's does, and
       // the JSON gateway under /v3/.
       http: httpHandler(this.server, 'client', { pprof: opts.pprof === true, ...(gateway === undefined ? {} : { gateway: gateway.serve }) }),
+      // And WebSocket connections to the gateway's paths, as etcd's wsproxy serves them.
+      ...(gateway === undefined ? {} : { upgrade: gatewayUpgradeHandler(this.server, gateway.upgrade) }),
       // ---- TLS ----
       ...(tls === undefined ? {} : { tls, alsoInsecure: opts.alsoInsecure === true }),
       ...(opts.keepAlive === undefined ? {} : { keepAlive: opts.keepAlive }),

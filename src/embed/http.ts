@@ -9,7 +9,7 @@
 // Every client URL response carries etcd's CORS headers, and OPTIONS is answered 200 (its accessController).
 // The JSON gateway (src/gateway/), when given, serves /v3 and everything under /v3/ (after /v3beta/ becomes /v3/).
 import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import type { AddressInfo, Socket } from 'node:net'
 import type { TLSSocket } from 'node:tls'
 import type { EtcdServer } from '../etcdserver/etcd-server.js'
 import { hostnameOf } from '../etcdserver/access-controller.js'
@@ -24,6 +24,9 @@ import { requestV2 } from '../etcdserver/v2-request.js'
 import type { V2Server } from '../etcdserver/v2-server.js'
 import { checksFor, runHealthChecks } from './health-checks.js'
 import { errorMessage } from '../pkg/as-error.js'
+import { clean } from '../pkg/go-path.js'
+import { isWebSocketUpgrade } from '../gateway/websocket-proxy.js'
+import type { UpgradeHandler } from '../grpc/server.js'
 
 /** Which endpoints a listener serves: the client URL's, or a metrics URL's (no /version, as in etcd). */
 export type HttpEndpoints = 'client' | 'metrics'
@@ -148,6 +151,37 @@ function withAccessController(server: EtcdServer, handler: RequestListener, gate
     }
     if (toGateway) gateway(req, res)
     else handler(req, res)
+  }
+}
+
+/**
+ * The client port's HTTP/1.1 upgrades: a WebSocket upgrade of a gateway path that the access controller
+ * lets through goes to the gateway's WebSocket proxy (`gatewayUpgrade`), as etcd's wsproxy sits on its /v3/
+ * mux; any other upgrade, or a refused one, is served as a plain request, whose handler answers it (a refusal
+ * with the access controller's answer).
+ */
+export function gatewayUpgradeHandler(server: EtcdServer, gatewayUpgrade: (req: IncomingMessage, socket: Socket, head: Buffer) => void): UpgradeHandler {
+  const ac = server.accessController
+  return (req, socket, head) => {
+    if (!isWebSocketUpgrade(req)) return false
+    try {
+      parseRequestUri(req.url ?? '/')
+    } catch {
+      return false
+    }
+    const url = req.url?.startsWith('/v3beta/') === true ? `/v3/${req.url.slice('/v3beta/'.length)}` : (req.url ?? '/')
+    // Go's ServeMux redirects /v3 and paths that are not clean before any handler sees them.
+    const path = new URL(url, 'http://localhost').pathname
+    const cleaned = clean(path) + (path.endsWith('/') && path !== '/' ? '/' : '')
+    if (!path.startsWith('/v3/') || cleaned !== path) return false
+    if (!(req.socket as Partial<TLSSocket>).encrypted) {
+      if (!ac.isHostWhitelisted(hostnameOf(req.headers.host ?? ''))) return false
+    } else if (server.authStore.enabled && peerCommonName(req) !== undefined) {
+      return false
+    }
+    req.url = url
+    gatewayUpgrade(req, socket, head)
+    return true
   }
 }
 

@@ -1,6 +1,6 @@
 // Reading a unary call's request body, bounded: grpc-gateway reads the whole body before decoding it, and
 // so does this, up to a limit, past which the request fails as Go's http.MaxBytesReader fails it.
-import type { IncomingMessage } from 'node:http'
+import type { GatewayRequest } from './http-shapes.js'
 
 /** The error text of Go's http.MaxBytesReader, which the gateway reports as InvalidArgument. */
 export const BODY_TOO_LARGE = 'http: request body too large'
@@ -17,7 +17,7 @@ export class BodyTooLargeError extends Error {
  * The body, whole; rejects with BodyTooLargeError past `limit` bytes (the rest is read and dropped, so the
  * connection stays usable), or with the stream's error if the client goes away.
  */
-export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+export function readBody(req: GatewayRequest, limit: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = []
     let size = 0

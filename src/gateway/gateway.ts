@@ -4,11 +4,12 @@
 // so auth, quotas, metrics, limits and errors are theirs. The pieces: routes.ts (the path table),
 // json-decoder.ts and jsonpb-*.ts (the JSON codec, driven by the protos), errors.ts (statuses and error
 // bodies), metadata.ts (headers to gRPC metadata), stream.ts (streaming calls).
-import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http'
 import * as grpc from '@grpc/grpc-js'
 import { clean } from '../pkg/go-path.js'
 import { readBody, BodyTooLargeError } from './body.js'
 import type { GatewayStatus } from './errors.js'
+import type { GatewayHandler, GatewayRequest, GatewayResponse } from './http-shapes.js'
+import { WebSocketProxy } from './websocket-proxy.js'
 import { EOF, JsonStreamDecoder, JsonSyntaxError } from './json-decoder.js'
 import { marshalMessage } from './jsonpb-marshal.js'
 import { JsonpbError, unmarshalMessage } from './jsonpb-unmarshal.js'
@@ -38,13 +39,13 @@ export function gatewayBodyLimit(maxRequestBytes: number): number {
 const identity = (b: Buffer): Buffer => b
 
 /** Go's http.Error. */
-function httpError(res: ServerResponse, code: number, msg: string): void {
+function httpError(res: GatewayResponse, code: number, msg: string): void {
   res.writeHead(code, { 'Content-Type': 'text/plain; charset=utf-8', 'X-Content-Type-Options': 'nosniff' })
   res.end(`${msg}\n`)
 }
 
 /** Go's ServeMux redirect to a cleaned path (301, with a link for GET). */
-function redirect(req: IncomingMessage, res: ServerResponse, to: string): void {
+function redirect(req: GatewayRequest, res: GatewayResponse, to: string): void {
   const headers: Record<string, string> = { Location: to }
   if (req.method === 'GET' || req.method === 'HEAD') headers['Content-Type'] = 'text/html; charset=utf-8'
   res.writeHead(301, headers)
@@ -79,10 +80,13 @@ export class GrpcGateway {
   private readonly open = new Set<() => void>()
 
   private readonly v34: () => boolean
+  /** WebSocket connections to gateway paths, each one call of the route (etcd's wsproxy). */
+  readonly webSocket: WebSocketProxy
 
   constructor(opts: GrpcGatewayOptions) {
     this.maxBodyBytes = opts.maxBodyBytes
     this.v34 = opts.reports34 ?? (() => false)
+    this.webSocket = new WebSocketProxy((req, res) => this.serve(req, res), opts.maxBodyBytes, (path) => this.routes.get(path)?.kind === 'bidi')
   }
 
   /** Dial the gRPC server (etcd: the client listener's own address; a TLS listener with TLS that trusts it). */
@@ -98,13 +102,14 @@ export class GrpcGateway {
 
   /** Cancel every call in flight and close the connection. */
   close(): void {
+    this.webSocket.close()
     for (const cancel of [...this.open]) cancel()
     this.client?.close()
     this.client = undefined
   }
 
   /** Serves a request whose path starts with /v3 (grpc-gateway's ServeMux behind Go's ServeMux). */
-  readonly serve: RequestListener = (req, res) => {
+  readonly serve: GatewayHandler = (req, res) => {
     const url = new URL(req.url ?? '/', 'http://localhost')
     const path = url.pathname
     // Go's ServeMux: "/v3" redirects to the subtree, and a path that is not clean to its clean form.
@@ -125,7 +130,7 @@ export class GrpcGateway {
   }
 
   private async readAndCall(
-    client: grpc.Client, route: Route, req: IncomingMessage, res: ServerResponse, md: grpc.Metadata, options: grpc.CallOptions,
+    client: grpc.Client, route: Route, req: GatewayRequest, res: GatewayResponse, md: grpc.Metadata, options: grpc.CallOptions,
   ): Promise<void> {
     let body: Buffer
     try {
@@ -167,7 +172,7 @@ export class GrpcGateway {
     res.on('close', onClose)
   }
 
-  private bidi(client: grpc.Client, route: Route, req: IncomingMessage, res: ServerResponse, md: grpc.Metadata, options: grpc.CallOptions): void {
+  private bidi(client: grpc.Client, route: Route, req: GatewayRequest, res: GatewayResponse, md: grpc.Metadata, options: grpc.CallOptions): void {
     const call = client.makeBidiStreamRequest(route.method, identity, identity, md, options)
     const cancel = (): void => call.cancel()
     this.open.add(cancel)

@@ -3,7 +3,7 @@
 // grpcgateway-<name> (etcd's auth takes grpcgateway-accept as the mark of a gateway call and then ignores
 // the client certificate the gateway itself presents), Grpc-Metadata-<name> headers as <name>,
 // x-forwarded-host and x-forwarded-for, and Grpc-Timeout as the call's deadline.
-import type { IncomingMessage } from 'node:http'
+import type { GatewayRequest } from './http-shapes.js'
 import { Metadata, status } from '@grpc/grpc-js'
 import type { GatewayStatus } from './errors.js'
 
@@ -47,7 +47,7 @@ function add(md: Metadata, key: string, value: string): void {
 }
 
 /** The metadata and deadline of the call an HTTP request makes. */
-export function annotate(req: IncomingMessage): Annotated {
+export function annotate(req: GatewayRequest): Annotated {
   const md = new Metadata()
   let deadline: Date | undefined
   const raw = req.rawHeaders

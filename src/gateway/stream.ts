@@ -9,7 +9,7 @@
 // learns of the error from the first Recv, in ForwardResponseStream. Backpressure
 // runs both ways: a slow HTTP reader pauses the gRPC stream (HTTP/2 flow control then holds the server),
 // and a server that stops taking requests pauses the body. The client's going away cancels the call.
-import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { GatewayRequest, GatewayResponse } from './http-shapes.js'
 import type * as grpc from '@grpc/grpc-js'
 import { status } from '@grpc/grpc-js'
 import type protobuf from 'protobufjs'
@@ -30,7 +30,7 @@ export const RESPONSE_HEADERS: Readonly<Record<string, string>> = {
 }
 
 /** Answer a failed call in the unary shape (3.4's key order with `v34`). */
-export function writeError(res: ServerResponse, s: GatewayStatus, v34 = false): void {
+export function writeError(res: GatewayResponse, s: GatewayStatus, v34 = false): void {
   if (res.headersSent) {
     res.end()
     return
@@ -52,7 +52,7 @@ export function statusOf(err: unknown): GatewayStatus {
  * when the exchange is over, however it ends.
  */
 export function forwardResponses(
-  call: GatewayCall, responseType: protobuf.Type, res: ServerResponse, onDone: () => void, headerMetadata: boolean,
+  call: GatewayCall, responseType: protobuf.Type, res: GatewayResponse, onDone: () => void, headerMetadata: boolean,
 ): void {
   // grpc-gateway forwards the server's headers only when it waited for them: not after an empty body.
   const okHeaders = headerMetadata ? RESPONSE_HEADERS : { 'Content-Type': 'application/json' }
@@ -115,7 +115,7 @@ type SendEnd = { readonly eof: true } | { readonly eof: false; readonly error: G
  * send loop does. A value larger than `maxValueBytes` is a failure of its own.
  */
 export function sendRequests(
-  req: IncomingMessage, call: grpc.ClientDuplexStream<Buffer, Buffer>, requestType: protobuf.Type, maxValueBytes: number,
+  req: GatewayRequest, call: grpc.ClientDuplexStream<Buffer, Buffer>, requestType: protobuf.Type, maxValueBytes: number,
   onFirst: (end: SendEnd | undefined) => void,
 ): void {
   const dec = new JsonStreamDecoder()

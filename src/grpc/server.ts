@@ -1,7 +1,7 @@
 // GrpcServer: registers every etcd v3 service in one place (plus health and reflection), counts every call
 // (grpc/metrics.ts), serves gRPC and HTTP/1.1 on one port as etcd does (cmux), and shuts down gracefully.
 import { lookup } from 'node:dns/promises'
-import { createServer as createHttpServer, type RequestListener, type Server as HttpServer } from 'node:http'
+import { createServer as createHttpServer, type IncomingMessage, type RequestListener, type Server as HttpServer } from 'node:http'
 import { createServer as createNetServer, isIP, type AddressInfo, type Server as NetServer, type Socket } from 'node:net'
 import type { TLSSocket } from 'node:tls'
 import * as grpc from '@grpc/grpc-js'
@@ -33,6 +33,9 @@ export { GRPC_OVERHEAD_BYTES }
 /** What a listener serves: gRPC and HTTP/1.x, or one of them (a connection of the other kind is closed). */
 export type Traffic = 'grpc+http' | 'grpc' | 'http'
 
+/** Takes an upgrade request's connection (true), or leaves it to be served as a plain request (false). */
+export type UpgradeHandler = (req: IncomingMessage, socket: Socket, head: Buffer) => boolean
+
 export interface GrpcServerOptions {
   readonly maxRequestBytes: number
   readonly report: ErrorReporter
@@ -41,6 +44,12 @@ export interface GrpcServerOptions {
    * embed/http.ts has the handler). Default: every path answers 404, as Go's mux does for unknown paths.
    */
   readonly http?: RequestListener
+  /**
+   * Takes an HTTP/1.1 upgrade request (the JSON gateway's WebSocket) and returns true, or returns false and
+   * the request is served by `http` as if it asked for no upgrade, as Go's server serves it. Default: none
+   * taken.
+   */
+  readonly upgrade?: UpgradeHandler
   /** Serve TLS on every listener (etcd's https:// client URLs); see TlsServerOptions. Default: plaintext. */
   readonly tls?: TlsServerOptions
   /** With `tls`, take plaintext connections on the same listeners too (a first byte other than a TLS handshake's). */
@@ -234,6 +243,34 @@ export class GrpcServer {
       })
       handle(req, res)
     })
+    const upgrade = opts.upgrade
+    if (upgrade !== undefined) {
+      this.http.on('upgrade', (req: IncomingMessage, socket: Socket, head: Buffer) => {
+        if (!upgrade(req, socket, head)) this.serveWithoutUpgrade(req, socket, head)
+      })
+    }
+  }
+
+  /**
+   * Serve an upgrade request no one takes as a plain request: its head, written again without the upgrade
+   * (node:http hands a request with an Upgrade header to 'upgrade' listeners only), goes back in front of
+   * what the socket still holds, and the HTTP server reads the connection afresh.
+   */
+  private serveWithoutUpgrade(req: IncomingMessage, socket: Socket, head: Buffer): void {
+    const lines = [`${req.method ?? 'GET'} ${req.url ?? '/'} HTTP/${req.httpVersion}`]
+    for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) {
+      const name = req.rawHeaders[i] as string
+      let value = req.rawHeaders[i + 1] as string
+      const lower = name.toLowerCase()
+      if (lower === 'upgrade') continue
+      if (lower === 'connection') {
+        value = value.split(',').map((t) => t.trim()).filter((t) => t !== '' && t.toLowerCase() !== 'upgrade').join(', ')
+        if (value === '') continue
+      }
+      lines.push(`${name}: ${value}`)
+    }
+    socket.unshift(Buffer.concat([Buffer.from(`${lines.join('\r\n')}\r\n\r\n`, 'latin1'), head]))
+    this.http.emit('connection', socket)
   }
 
   /**
