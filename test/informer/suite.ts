@@ -6,11 +6,11 @@ import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import type { EtcdClient } from '../../src/client/etcd-client.js'
 import { SharedInformer } from '../../src/informer/shared-informer.js'
-import { jsonDecoder } from '../../src/informer/options.js'
+import { jsonDecoder, type SharedInformerOptions } from '../../src/informer/options.js'
 import type { ListWatchSource, SourceRangeRequest, SourceRangeResponse } from '../../src/informer/source.js'
 import { until } from '../helpers/until.js'
 import { assertSameState, cacheOf, freshRange, objDecoder, Recorder, SwitchableSource, type Obj } from '../helpers/informer.js'
-import type { InformerTarget } from './targets.js'
+import type { InformerTarget, TargetServer } from './targets.js'
 
 const enc = (s: string): Uint8Array => Buffer.from(s)
 const P = enc('p/')
@@ -21,6 +21,20 @@ const FAST_RETRY = { retryInitialMs: 5, retryMaxMs: 20 } as const
 
 async function fill(c: EtcdClient, from: number, to: number): Promise<void> {
   for (let i = from; i < to; i++) await c.put({ key: k(i), value: `v${i}` })
+}
+
+/**
+ * An informer over prefix p/ behind a SwitchableSource (so a test can cut it off and reconnect it), with a
+ * recording handler, started and synced.
+ */
+async function behindSwitch(s: TargetServer, opts: Partial<SharedInformerOptions<Obj>> = {}): Promise<{ source: SwitchableSource; rec: Recorder; informer: SharedInformer<Obj> }> {
+  const source = new SwitchableSource(s.source)
+  const rec = new Recorder()
+  const informer = new SharedInformer<Obj>(source, { prefix: 'p/', decode: objDecoder, ...FAST_RETRY, onError: () => undefined, ...opts })
+  informer.addEventHandler(rec.handler)
+  informer.start()
+  await informer.synced
+  return { source, rec, informer }
 }
 
 export function runInformerSuite(target: InformerTarget): void {
@@ -190,12 +204,8 @@ export function runInformerSuite(target: InformerTarget): void {
       await using s = await target.open()
       const c = s.client
       await fill(c, 0, 20)
-      const source = new SwitchableSource(s.source)
-      const rec = new Recorder()
-      await using inf = new SharedInformer<Obj>(source, { prefix: 'p/', decode: objDecoder, ...FAST_RETRY, onError: () => undefined })
-      inf.addEventHandler(rec.handler)
-      inf.start()
-      await inf.synced
+      const { source, rec, informer } = await behindSwitch(s)
+      await using inf = informer
       for (let round = 0; round < 3; round++) {
         await source.disconnect()
         await fill(c, round * 5, round * 5 + 10)
@@ -220,12 +230,8 @@ export function runInformerSuite(target: InformerTarget): void {
       await using s = await target.open()
       const c = s.client
       await fill(c, 0, 100)
-      const source = new SwitchableSource(s.source)
-      const rec = new Recorder()
-      await using inf = new SharedInformer<Obj>(source, { prefix: 'p/', decode: objDecoder, ...FAST_RETRY, onError: () => undefined })
-      inf.addEventHandler(rec.handler)
-      inf.start()
-      await inf.synced
+      const { source, rec, informer } = await behindSwitch(s)
+      await using inf = informer
       await until(() => rec.events.length === 100, 'initial adds')
       await source.disconnect()
       const before = cacheOf(inf)
@@ -264,15 +270,8 @@ export function runInformerSuite(target: InformerTarget): void {
         await using s = await target.open()
         const c = s.client
         await fill(c, 0, 10)
-        const source = new SwitchableSource(s.source)
-        const rec = new Recorder()
-        await using inf = new SharedInformer<Obj>(source, {
-          prefix: 'p/', decode: objDecoder, onError: () => undefined, ...FAST_RETRY,
-          progressIntervalMs: progress ? 100 : 1e9, progressNotify: false,
-        })
-        inf.addEventHandler(rec.handler)
-        inf.start()
-        await inf.synced
+        const { source, rec, informer } = await behindSwitch(s, { progressIntervalMs: progress ? 100 : 1e9, progressNotify: false })
+        await using inf = informer
         const listed = inf.revision
         // Writes elsewhere move the store's revision on; the informer's range sees nothing.
         for (let i = 0; i < 50; i++) await c.put({ key: `q/${i}`, value: 'x' })
