@@ -130,6 +130,13 @@ function hasInvalidUtf8Name(type: protobuf.Type, bytes: Buffer): boolean {
   }
 }
 
+/**
+ * Request fields etcd 3.5 added, which the reference (3.4.23) skips as unknown fields while etcdlite, whose
+ * wire contract is 3.5's, checks their wire types: a malformed one is answered as etcd 3.5 answers it.
+ * MemberListRequest has no other field, so every difference on it comes from this one.
+ */
+const FIELDS_ADDED_IN_35: ReadonlySet<string> = new Set(['MemberListRequest'])
+
 /** A TxnRequest of `depth` levels, each holding the next in its success; the innermost puts "n". */
 function nestedTxn(depth: number): Buffer {
   return wrapTxn(depth - 1, putTxn('n'))
@@ -184,7 +191,7 @@ describe('malformed requests: etcdlite vs etcd 3.4', { skip }, () => {
       const got = await call(mine, m.path, bytes)
       if (got.code !== want.code || got.details !== want.details) {
         const diff = `${m.path} ${bytes.toString('hex')}\n  etcd: ${want.code} ${want.details ?? ''}\n  ours: ${got.code} ${got.details ?? ''}`
-        if (hasInvalidUtf8Name(type, bytes)) {
+        if (hasInvalidUtf8Name(type, bytes) || FIELDS_ADDED_IN_35.has(type.name)) {
           known.push(diff)
           continue
         }
@@ -192,7 +199,7 @@ describe('malformed requests: etcdlite vs etcd 3.4', { skip }, () => {
         diffs.push(diff)
       }
     }
-    if (known.length > 0) t.diagnostic(`known (names with invalid UTF-8, see docs/DEVIATIONS.md): ${known.length}\n${known.join('\n')}`)
+    if (known.length > 0) t.diagnostic(`known (names with invalid UTF-8, see docs/DEVIATIONS.md; fields etcd 3.5 added): ${known.length}\n${known.join('\n')}`)
     const summary = `${diffs.length} of ${MESSAGES} differ (${codeDiffs} in status code; seed ${SEED})`
     assert.equal(diffs.length, 0, `${summary}:\n${diffs.slice(0, 40).join('\n')}`)
   })
