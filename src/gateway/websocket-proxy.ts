@@ -175,15 +175,18 @@ export class WebSocketProxy {
     const res = new SocketResponse(ws)
     const newline = Buffer.from('\n')
     const oneValue = this.streamsRequests(new URL(req.url, 'http://localhost').pathname) ? undefined : new JsonStreamDecoder()
+    let held = 0
     ws.on('message', (data) => {
       if (req.writableEnded) return
       const payload = Array.isArray(data) ? Buffer.concat(data) : Buffer.isBuffer(data) ? data : Buffer.from(data)
       if (oneValue !== undefined) {
         const line = Buffer.concat([payload, newline])
         oneValue.push(line)
-        let whole: boolean
+        held += line.length
+        // Past the body limit the gateway refuses the request as too large, whole value or not.
+        let whole = held > this.maxMessageBytes
         try {
-          whole = oneValue.next() !== undefined
+          whole ||= oneValue.next() !== undefined
         } catch {
           whole = true
         }
