@@ -58,9 +58,13 @@ it('10,000 cached keys, two restarts of an on-disk Etcd under writes: one list e
     for (let restart = 0; restart < 2; restart++) {
       const before = written
       await until(() => written >= before + 200, 'writes before the restart', 20_000)
+      const watching = informers.map((x) => x.inf.stats.watches)
       await etcd.close()
       etcd = await openEtcd({ dataDir: dir.path, unsafeNoFsync: true })
       source.connect(etcd)
+      // Each informer watches the new server before the next restart: two restarts inside one retry
+      // delay would be one resume.
+      await until(() => informers.every((x, j) => x.inf.stats.watches > (watching[j] ?? 0)), 'every informer watching again', 20_000)
     }
     const before = written
     await until(() => written >= before + 200, 'writes after the last restart', 20_000)
