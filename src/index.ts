@@ -8,22 +8,35 @@ export { Watcher, WatchStream, WATCH_STREAM_BUFFER } from './embed/watch.js'
 export type { WatchOptions, WatchEnd } from './embed/watch.js'
 export type { Bytes, Input } from './embed/input.js'
 export type {
-  Compare, CompareResult, CompareTarget, CompactionRequest, CompactionResponse, DeleteRangeRequest, DeleteRangeResponse,
-  KeyValue, PutRequest, PutResponse, RangeRequest, RangeResponse, RequestOp, ResponseHeader, ResponseOp, SortOrder,
-  SortTarget, TxnRequest, TxnResponse, WatchCreateRequest, WatchEvent, WatchFilter, WatchRequest, WatchResponse, EventType,
-  LeaseGrantRequest, LeaseGrantResponse, LeaseRevokeRequest, LeaseRevokeResponse, LeaseKeepAliveRequest,
-  LeaseKeepAliveResponse, LeaseTimeToLiveRequest, LeaseTimeToLiveResponse, LeaseLeasesResponse, LeaseStatus,
-  StatusResponse, HashResponse, HashKVRequest, HashKVResponse, SnapshotChunk, AlarmType, AlarmAction, AlarmMember,
-  AlarmRequest, AlarmResponse, MoveLeaderRequest, Member, MemberListRequest, MemberListResponse, DowngradeAction,
-  DowngradeRequest, DowngradeResponse, DowngradeInfo,
-  LockRequest, LockResponse, UnlockRequest, UnlockResponse, LeaderKey, CampaignRequest, CampaignResponse,
-  ProclaimRequest, ProclaimResponse, LeaderRequest, LeaderResponse, ResignRequest, ResignResponse,
-  Permission, PermissionType, AuthEnableResponse, AuthDisableResponse, AuthStatusResponse, AuthenticateRequest,
-  AuthenticateResponse, AuthUserAddRequest, AuthUserGetRequest, AuthUserGetResponse, AuthUserListResponse,
-  AuthUserDeleteRequest, AuthUserChangePasswordRequest, AuthUserGrantRoleRequest, AuthUserRevokeRoleRequest,
-  AuthRoleAddRequest, AuthRoleGetRequest, AuthRoleGetResponse, AuthRoleListResponse, AuthRoleDeleteRequest,
-  AuthRoleGrantPermissionRequest, AuthRoleRevokePermissionRequest, AuthHeaderResponse, CallCredentials,
-} from './etcdserver/types.js'
+  AuthDisableResponse, AuthEnableResponse, AuthHeaderResponse, AuthRoleAddRequest, AuthRoleDeleteRequest,
+  AuthRoleGetRequest, AuthRoleGetResponse, AuthRoleGrantPermissionRequest, AuthRoleListResponse,
+  AuthRoleRevokePermissionRequest, AuthStatusResponse, AuthUserAddRequest, AuthUserChangePasswordRequest,
+  AuthUserDeleteRequest, AuthUserGetRequest, AuthUserGetResponse, AuthUserGrantRoleRequest, AuthUserListResponse,
+  AuthUserRevokeRoleRequest, AuthenticateRequest, AuthenticateResponse, Permission, PermissionType,
+} from './etcdserver/types/auth.js'
+export type { Member, MemberListRequest, MemberListResponse } from './etcdserver/types/cluster.js'
+export type {
+  CampaignRequest, CampaignResponse, LeaderKey, LeaderRequest, LeaderResponse, LockRequest, LockResponse,
+  ProclaimRequest, ProclaimResponse, ResignRequest, ResignResponse, UnlockRequest, UnlockResponse,
+} from './etcdserver/types/concurrency.js'
+export type { CallCredentials } from './etcdserver/types/credentials.js'
+export type { ResponseHeader } from './etcdserver/types/header.js'
+export type {
+  CompactionRequest, CompactionResponse, Compare, CompareResult, CompareTarget, DeleteRangeRequest,
+  DeleteRangeResponse, KeyValue, PutRequest, PutResponse, RangeRequest, RangeResponse, RequestOp, ResponseOp,
+  SortOrder, SortTarget, TxnRequest, TxnResponse,
+} from './etcdserver/types/kv.js'
+export type {
+  LeaseGrantRequest, LeaseGrantResponse, LeaseKeepAliveRequest, LeaseKeepAliveResponse, LeaseLeasesResponse,
+  LeaseRevokeRequest, LeaseRevokeResponse, LeaseStatus, LeaseTimeToLiveRequest, LeaseTimeToLiveResponse,
+} from './etcdserver/types/lease.js'
+export type {
+  AlarmAction, AlarmMember, AlarmRequest, AlarmResponse, AlarmType, DowngradeAction, DowngradeInfo, DowngradeRequest,
+  DowngradeResponse, HashKVRequest, HashKVResponse, HashResponse, MoveLeaderRequest, SnapshotChunk, StatusResponse,
+} from './etcdserver/types/maintenance.js'
+export type {
+  EventType, WatchCreateRequest, WatchEvent, WatchFilter, WatchRequest, WatchResponse,
+} from './etcdserver/types/watch.js'
 export { SnapshotError } from './etcdserver/snapshot-error.js'
 export { DataDirError } from './backend/data-dir.js'
 export type { DataDirProblem } from './backend/data-dir.js'

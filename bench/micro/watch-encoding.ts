@@ -1,6 +1,6 @@
 // Watch event encoding: an event is encoded once however many watchers it reaches, and a batch of events
 // once per fan-out round, so what matters is the first encode and the cost of each further watcher.
-import type { WatchEvent } from '../../src/etcdserver/types.js'
+import type { WatchEvent } from '../../src/etcdserver/types/watch.js'
 import { encodeWatchResponseMessage, encodeWatchResponseTransient } from '../../src/grpc/watch-codec.js'
 import { encodeEvent } from '../../src/pkg/watch-wire.js'
 import { bytes, utf8, type MicroSuite } from './suite.js'

@@ -4,13 +4,20 @@
 // server, as clientv3 does; a refused token is renewed once per call.
 import type * as grpc from '@grpc/grpc-js'
 import type {
-  CampaignResponse, CompactionResponse, DeleteRangeResponse, DowngradeResponse, HashKVResponse, LeaderResponse, LeaseGrantResponse,
-  LeaseKeepAliveResponse, LeaseLeasesResponse, LeaseRevokeResponse, LeaseTimeToLiveResponse, LockResponse,
-  ProclaimResponse, PutResponse, RangeResponse, RequestOp, ResignResponse, StatusResponse, TxnRequest, TxnResponse,
-  UnlockResponse, CampaignRequest, CompactionRequest, DeleteRangeRequest, DowngradeRequest, HashKVRequest, LeaderRequest,
-  LeaseGrantRequest, LeaseKeepAliveRequest, LeaseRevokeRequest, LeaseTimeToLiveRequest, LockRequest, ProclaimRequest,
-  PutRequest, RangeRequest, ResignRequest, UnlockRequest,
-} from '../etcdserver/types.js'
+  CampaignRequest, CampaignResponse, LeaderRequest, LeaderResponse, LockRequest, LockResponse, ProclaimRequest,
+  ProclaimResponse, ResignRequest, ResignResponse, UnlockRequest, UnlockResponse,
+} from '../etcdserver/types/concurrency.js'
+import type {
+  CompactionRequest, CompactionResponse, DeleteRangeRequest, DeleteRangeResponse, PutRequest, PutResponse,
+  RangeRequest, RangeResponse, RequestOp, TxnRequest, TxnResponse,
+} from '../etcdserver/types/kv.js'
+import type {
+  LeaseGrantRequest, LeaseGrantResponse, LeaseKeepAliveRequest, LeaseKeepAliveResponse, LeaseLeasesResponse,
+  LeaseRevokeRequest, LeaseRevokeResponse, LeaseTimeToLiveRequest, LeaseTimeToLiveResponse,
+} from '../etcdserver/types/lease.js'
+import type {
+  DowngradeRequest, DowngradeResponse, HashKVRequest, HashKVResponse, StatusResponse,
+} from '../etcdserver/types/maintenance.js'
 import { checkPut, checkRequest, checkSignalOptions, type Input } from '../embed/input.js'
 import type { WatchOptions } from '../embed/watch.js'
 import type { LeaseKeepAliveOptions } from '../embed/lease.js'

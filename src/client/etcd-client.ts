@@ -2,13 +2,21 @@
 // clientv3 names: KV, Watch, Lease, Lock, Election, Maintenance. Code typed against EtcdClient runs over an
 // etcdlite in process or over any etcd v3 endpoint; only the line that opens it changes.
 import type {
-  CampaignRequest, CampaignResponse, CompactionRequest, CompactionResponse, DeleteRangeRequest, DeleteRangeResponse,
-  LeaderRequest, LeaderResponse, LeaseGrantRequest, LeaseGrantResponse, LeaseKeepAliveRequest, LeaseKeepAliveResponse,
-  LeaseLeasesResponse, LeaseRevokeRequest, LeaseRevokeResponse, LeaseTimeToLiveRequest, LeaseTimeToLiveResponse,
-  LockRequest, LockResponse, ProclaimRequest, ProclaimResponse, PutRequest, PutResponse, RangeRequest, RangeResponse,
-  ResignRequest, ResignResponse, StatusResponse, TxnRequest, TxnResponse, UnlockRequest, UnlockResponse, WatchRequest,
-  WatchResponse, HashKVRequest, HashKVResponse, DowngradeRequest, DowngradeResponse,
-} from '../etcdserver/types.js'
+  CampaignRequest, CampaignResponse, LeaderRequest, LeaderResponse, LockRequest, LockResponse, ProclaimRequest,
+  ProclaimResponse, ResignRequest, ResignResponse, UnlockRequest, UnlockResponse,
+} from '../etcdserver/types/concurrency.js'
+import type {
+  CompactionRequest, CompactionResponse, DeleteRangeRequest, DeleteRangeResponse, PutRequest, PutResponse,
+  RangeRequest, RangeResponse, TxnRequest, TxnResponse,
+} from '../etcdserver/types/kv.js'
+import type {
+  LeaseGrantRequest, LeaseGrantResponse, LeaseKeepAliveRequest, LeaseKeepAliveResponse, LeaseLeasesResponse,
+  LeaseRevokeRequest, LeaseRevokeResponse, LeaseTimeToLiveRequest, LeaseTimeToLiveResponse,
+} from '../etcdserver/types/lease.js'
+import type {
+  DowngradeRequest, DowngradeResponse, HashKVRequest, HashKVResponse, StatusResponse,
+} from '../etcdserver/types/maintenance.js'
+import type { WatchRequest, WatchResponse } from '../etcdserver/types/watch.js'
 import type { Input } from '../embed/input.js'
 import type { WatchEnd, WatchOptions } from '../embed/watch.js'
 import type { LeaseKeepAliveEnd, LeaseKeepAliveOptions } from '../embed/lease.js'

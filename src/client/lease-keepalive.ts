@@ -4,7 +4,7 @@
 // once, so a restart shorter than the TTL goes unnoticed; a lease that expired meanwhile is answered with
 // TTL 0 and the keep-alive ends with 'lease-not-found'.
 import type * as grpc from '@grpc/grpc-js'
-import type { LeaseKeepAliveResponse } from '../etcdserver/types.js'
+import type { LeaseKeepAliveResponse } from '../etcdserver/types/lease.js'
 import type { LeaseKeepAliveResponse__Output as PbKeepAliveResponse } from '../grpc/generated/etcdserverpb/LeaseKeepAliveResponse.js'
 import { toPbLeaseIdRequest } from '../grpc/convert-requests.js'
 import { fromPbLeaseKeepAliveResponse } from '../grpc/convert-responses.js'

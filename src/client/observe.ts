@@ -2,7 +2,7 @@
 // with the current leader again, which is passed on only if it differs from the last one delivered, so a
 // reconnect repeats nothing.
 import type * as grpc from '@grpc/grpc-js'
-import type { LeaderRequest, LeaderResponse } from '../etcdserver/types.js'
+import type { LeaderRequest, LeaderResponse } from '../etcdserver/types/concurrency.js'
 import type { LeaderResponse__Output as PbLeaderResponse } from '../grpc/generated/v3electionpb/LeaderResponse.js'
 import { fromPbLeaderResponse } from '../grpc/convert-responses.js'
 import type { Connection } from './connection.js'

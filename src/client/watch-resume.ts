@@ -10,7 +10,7 @@
 // and the answer to a progress request (watch ID -1), which etcd 3.4 sends at once even while the watcher
 // is still replaying. Those never move it. Fragments of a response are held until the last one arrives:
 // a stream that breaks between them has delivered none, and the whole response comes again.
-import type { WatchCreateRequest, WatchResponse } from '../etcdserver/types.js'
+import type { WatchCreateRequest, WatchResponse } from '../etcdserver/types/watch.js'
 import type { WatchId } from '../pkg/watch-id.js'
 
 export class ResumableWatcher {

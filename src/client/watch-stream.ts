@@ -5,7 +5,7 @@
 // break. Responses are buffered up to WATCH_STREAM_BUFFER; a consumer that falls behind pauses the gRPC
 // stream, which holds the server back through HTTP/2 flow control.
 import type * as grpc from '@grpc/grpc-js'
-import type { WatchRequest, WatchResponse } from '../etcdserver/types.js'
+import type { WatchRequest, WatchResponse } from '../etcdserver/types/watch.js'
 import type { WatchRequest as PbWatchRequest } from '../grpc/generated/etcdserverpb/WatchRequest.js'
 import type { WatchResponse__Output as PbWatchResponse } from '../grpc/generated/etcdserverpb/WatchResponse.js'
 import { toPbWatchRequest } from '../grpc/convert-requests.js'

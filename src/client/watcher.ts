@@ -1,7 +1,7 @@
 // One watcher on a remote stream of its own: the embedded Watcher's semantics (embed/watch.ts) over
 // RemoteWatchStream, which carries it across reconnects. A create the server refuses (no permission, a
 // token that cannot be renewed) rejects the iteration with the typed error the embedded watch() throws.
-import type { WatchResponse } from '../etcdserver/types.js'
+import type { WatchResponse } from '../etcdserver/types/watch.js'
 import type { WatchOptions } from '../embed/watch.js'
 import { StreamWatcher } from '../embed/stream-watcher.js'
 import { EtcdError } from '../pkg/errors.js'

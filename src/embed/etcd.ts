@@ -9,18 +9,30 @@ import { LockServer } from '../etcdserver/v3lock.js'
 import { ElectionServer } from '../etcdserver/v3election.js'
 import { asCaller } from '../etcdserver/concurrency.js'
 import type {
-  CompactionRequest, CompactionResponse, DeleteRangeRequest, DeleteRangeResponse, LeaseGrantRequest,
-  LeaseGrantResponse, LeaseKeepAliveRequest, LeaseKeepAliveResponse, LeaseLeasesResponse, LeaseRevokeRequest,
-  LeaseRevokeResponse, LeaseTimeToLiveRequest, LeaseTimeToLiveResponse, PutRequest, PutResponse, RangeRequest,
-  RangeResponse, TxnRequest, TxnResponse, LockRequest, LockResponse, UnlockRequest, UnlockResponse, CampaignRequest,
-  CampaignResponse, ProclaimRequest, ProclaimResponse, LeaderRequest, LeaderResponse, ResignRequest, ResignResponse,
-  StatusResponse, HashResponse, HashKVRequest, HashKVResponse, AlarmRequest, AlarmResponse, AlarmMember,
-  MoveLeaderRequest, MemberListRequest, MemberListResponse, DowngradeRequest, DowngradeResponse, CallCredentials, AuthenticateRequest, AuthenticateResponse,
-  AuthEnableResponse, AuthDisableResponse, AuthStatusResponse, AuthHeaderResponse, AuthUserAddRequest,
-  AuthUserGetRequest, AuthUserGetResponse, AuthUserListResponse, AuthUserDeleteRequest, AuthUserChangePasswordRequest,
-  AuthUserGrantRoleRequest, AuthUserRevokeRoleRequest, AuthRoleAddRequest, AuthRoleGetRequest, AuthRoleGetResponse,
-  AuthRoleListResponse, AuthRoleDeleteRequest, AuthRoleGrantPermissionRequest, AuthRoleRevokePermissionRequest,
-} from '../etcdserver/types.js'
+  AuthDisableResponse, AuthEnableResponse, AuthHeaderResponse, AuthRoleAddRequest, AuthRoleDeleteRequest,
+  AuthRoleGetRequest, AuthRoleGetResponse, AuthRoleGrantPermissionRequest, AuthRoleListResponse,
+  AuthRoleRevokePermissionRequest, AuthStatusResponse, AuthUserAddRequest, AuthUserChangePasswordRequest,
+  AuthUserDeleteRequest, AuthUserGetRequest, AuthUserGetResponse, AuthUserGrantRoleRequest, AuthUserListResponse,
+  AuthUserRevokeRoleRequest, AuthenticateRequest, AuthenticateResponse,
+} from '../etcdserver/types/auth.js'
+import type { MemberListRequest, MemberListResponse } from '../etcdserver/types/cluster.js'
+import type {
+  CampaignRequest, CampaignResponse, LeaderRequest, LeaderResponse, LockRequest, LockResponse, ProclaimRequest,
+  ProclaimResponse, ResignRequest, ResignResponse, UnlockRequest, UnlockResponse,
+} from '../etcdserver/types/concurrency.js'
+import type { CallCredentials } from '../etcdserver/types/credentials.js'
+import type {
+  CompactionRequest, CompactionResponse, DeleteRangeRequest, DeleteRangeResponse, PutRequest, PutResponse,
+  RangeRequest, RangeResponse, TxnRequest, TxnResponse,
+} from '../etcdserver/types/kv.js'
+import type {
+  LeaseGrantRequest, LeaseGrantResponse, LeaseKeepAliveRequest, LeaseKeepAliveResponse, LeaseLeasesResponse,
+  LeaseRevokeRequest, LeaseRevokeResponse, LeaseTimeToLiveRequest, LeaseTimeToLiveResponse,
+} from '../etcdserver/types/lease.js'
+import type {
+  AlarmMember, AlarmRequest, AlarmResponse, DowngradeRequest, DowngradeResponse, HashKVRequest, HashKVResponse,
+  HashResponse, MoveLeaderRequest, StatusResponse,
+} from '../etcdserver/types/maintenance.js'
 import type { GrpcServer, TlsServerOptions } from '../grpc/server.js'
 import { silentLogger, type Logger } from '../pkg/logger.js'
 import { ETCD_DEFAULTS, type EtcdOptions, type LevelDb, type ListenOptions, type ListenTlsOptions } from './options.js'

@@ -4,7 +4,7 @@
 // ...). etcd keeps the checks in a Go map, so its lines come in no fixed order; etcdlite lists them in
 // registration order, one of the orders etcd may print.
 import type { EtcdServer } from '../etcdserver/etcd-server.js'
-import type { AlarmType } from '../etcdserver/types.js'
+import type { AlarmType } from '../etcdserver/types/maintenance.js'
 import { isEtcdError } from '../pkg/errors.js'
 import { errorMessage } from '../pkg/as-error.js'
 

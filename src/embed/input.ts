@@ -6,13 +6,24 @@
 // Values of the right type go on unchecked in range (a negative revision, an empty key): the server
 // answers them with etcd's own errors, as it does over gRPC.
 import type {
-  AlarmRequest, AuthenticateRequest, AuthRoleAddRequest, AuthRoleDeleteRequest, AuthRoleGetRequest,
-  AuthRoleGrantPermissionRequest, AuthRoleRevokePermissionRequest, AuthUserAddRequest, AuthUserChangePasswordRequest,
-  AuthUserDeleteRequest, AuthUserGetRequest, AuthUserGrantRoleRequest, AuthUserRevokeRoleRequest, CampaignRequest,
-  CompactionRequest, DeleteRangeRequest, HashKVRequest, LeaderRequest, LeaseGrantRequest, LeaseKeepAliveRequest,
-  LeaseRevokeRequest, LeaseTimeToLiveRequest, LockRequest, MoveLeaderRequest, DowngradeRequest, MemberListRequest, ProclaimRequest, PutRequest, RangeRequest,
-  ResignRequest, TxnRequest, UnlockRequest, WatchRequest,
-} from '../etcdserver/types.js'
+  AuthRoleAddRequest, AuthRoleDeleteRequest, AuthRoleGetRequest, AuthRoleGrantPermissionRequest,
+  AuthRoleRevokePermissionRequest, AuthUserAddRequest, AuthUserChangePasswordRequest, AuthUserDeleteRequest,
+  AuthUserGetRequest, AuthUserGrantRoleRequest, AuthUserRevokeRoleRequest, AuthenticateRequest,
+} from '../etcdserver/types/auth.js'
+import type { MemberListRequest } from '../etcdserver/types/cluster.js'
+import type {
+  CampaignRequest, LeaderRequest, LockRequest, ProclaimRequest, ResignRequest, UnlockRequest,
+} from '../etcdserver/types/concurrency.js'
+import type {
+  CompactionRequest, DeleteRangeRequest, PutRequest, RangeRequest, TxnRequest,
+} from '../etcdserver/types/kv.js'
+import type {
+  LeaseGrantRequest, LeaseKeepAliveRequest, LeaseRevokeRequest, LeaseTimeToLiveRequest,
+} from '../etcdserver/types/lease.js'
+import type {
+  AlarmRequest, DowngradeRequest, HashKVRequest, MoveLeaderRequest,
+} from '../etcdserver/types/maintenance.js'
+import type { WatchRequest } from '../etcdserver/types/watch.js'
 import { prefixEnd as prefixEndOfBytes } from '../pkg/bytes.js'
 import type { WatchOptions } from './watch.js'
 import type { LeaseKeepAliveOptions } from './lease.js'

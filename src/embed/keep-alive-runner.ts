@@ -1,7 +1,7 @@
 // A running lease keep-alive as the caller sees it: an async iterable of renewal responses with a `closed`
 // end. The embedded LeaseKeepAlive (renewing in process) and the remote client's (renewing over a
 // LeaseKeepAlive stream that survives reconnects) share this part and differ in how they renew.
-import type { LeaseKeepAliveResponse } from '../etcdserver/types.js'
+import type { LeaseKeepAliveResponse } from '../etcdserver/types/lease.js'
 import { QueueIterator } from '../pkg/queue-iterator.js'
 import type { LeaseKeepAliveEnd, LeaseKeepAliveOptions } from './lease.js'
 

@@ -1,7 +1,7 @@
 // Keeping a lease alive in process, the way etcd's clientv3 KeepAlive does over gRPC: renew at once, then
 // every TTL/3, until the lease is gone or the caller stops.
 import type { EtcdServer } from '../etcdserver/etcd-server.js'
-import type { CallCredentials } from '../etcdserver/types.js'
+import type { CallCredentials } from '../etcdserver/types/credentials.js'
 import type { ClockTimer } from '../pkg/clock.js'
 import { KeepAliveRunner } from './keep-alive-runner.js'
 

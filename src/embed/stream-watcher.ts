@@ -2,7 +2,7 @@
 // client's watcher (over its reconnecting stream) share. Iterating yields event responses (and progress
 // responses, with no events); the iteration ends when the watcher is canceled, compacted away, aborted or
 // its stream closes, and `closed` says which. `break` cancels it.
-import type { WatchRequest, WatchResponse } from '../etcdserver/types.js'
+import type { WatchRequest, WatchResponse } from '../etcdserver/types/watch.js'
 import { normalizeWatchCreate } from '../etcdserver/watch.js'
 import { prefixEnd } from '../pkg/bytes.js'
 import type { Input } from './input.js'

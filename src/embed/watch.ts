@@ -2,7 +2,8 @@
 // convenience (Watcher). Both are async iterables with bounded buffering: when the consumer falls behind,
 // its watchers become victims and later catch up from the store, as over gRPC.
 import type { EtcdServer } from '../etcdserver/etcd-server.js'
-import type { CallCredentials, WatchFilter, WatchRequest, WatchResponse } from '../etcdserver/types.js'
+import type { CallCredentials } from '../etcdserver/types/credentials.js'
+import type { WatchFilter, WatchRequest, WatchResponse } from '../etcdserver/types/watch.js'
 import { WATCH_CHAN_BUF_LEN, type ServerWatchStream } from '../etcdserver/watch.js'
 import { QueueIterator } from '../pkg/queue-iterator.js'
 import { checkRequest, type Input } from './input.js'

@@ -8,7 +8,7 @@ import { join } from 'node:path'
 import { GoDuration, parseGoDuration } from '../pkg/duration.js'
 import type { ZapLogger } from '../pkg/logger.js'
 import type { LogEntry } from './log-entry.js'
-import type { DowngradeInfo } from '../etcdserver/types.js'
+import type { DowngradeInfo } from '../etcdserver/types/maintenance.js'
 import type { Traffic } from '../grpc/server.js'
 
 /** etcd's call sites (zap's short caller) in v3.5.17, one per line logged here. */

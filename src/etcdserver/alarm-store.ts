@@ -2,7 +2,7 @@
 // exactly as etcd stores them (key = encoded etcdserverpb.AlarmMember, empty value).
 import type { Backend } from '../backend/backend.js'
 import { Reader, WIRE_VARINT, bigVarintSize, varintSize, writeBigVarint, writeVarint } from '../pkg/proto-wire.js'
-import type { AlarmMember, AlarmType } from './types.js'
+import type { AlarmMember, AlarmType } from './types/maintenance.js'
 
 /** AlarmType enum values on the wire (etcdserverpb.AlarmType). */
 const ALARM_CODES: Readonly<Record<AlarmType, number>> = { NONE: 0, NOSPACE: 1, CORRUPT: 2 }

@@ -4,7 +4,7 @@ import type { AuthInfo } from '../auth/permission.js'
 import type { AuthStore } from '../auth/store.js'
 import { EtcdError } from '../pkg/errors.js'
 import type { Lessor } from '../lease/lessor.js'
-import type { DeleteRangeRequest, PutRequest, RangeRequest, RequestOp, TxnRequest } from './types.js'
+import type { DeleteRangeRequest, PutRequest, RangeRequest, RequestOp, TxnRequest } from './types/kv.js'
 
 const EMPTY = new Uint8Array(0)
 

@@ -4,10 +4,11 @@ import { compareBytes, equalBytes, inRange, toRangeEnd, type RangeEnd } from '..
 import { EtcdError } from '../pkg/errors.js'
 import { CompactedError, FutureRevError } from '../mvcc/errors.js'
 import type { KeyValue, ReadView, TxnWrite } from '../mvcc/kv.js'
+import type { ResponseHeader } from './types/header.js'
 import type {
-  Compare, DeleteRangeRequest, DeleteRangeResponse, PutRequest, PutResponse, RangeRequest, RangeResponse,
-  RequestOp, ResponseHeader, ResponseOp, TxnRequest,
-} from './types.js'
+  Compare, DeleteRangeRequest, DeleteRangeResponse, PutRequest, PutResponse, RangeRequest, RangeResponse, RequestOp,
+  ResponseOp, TxnRequest,
+} from './types/kv.js'
 
 /** Which lease IDs exist (the lessor's Lookup). */
 export type LeaseLookup = (id: bigint) => boolean

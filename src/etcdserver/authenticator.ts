@@ -5,12 +5,14 @@
 import { EtcdError } from '../pkg/errors.js'
 import type { EtcdServer } from './etcd-server.js'
 import type {
-  AuthDisableResponse, AuthEnableResponse, AuthenticateRequest, AuthenticateResponse, AuthHeaderResponse,
-  AuthRoleAddRequest, AuthRoleDeleteRequest, AuthRoleGetRequest, AuthRoleGetResponse, AuthRoleGrantPermissionRequest,
-  AuthRoleListResponse, AuthRoleRevokePermissionRequest, AuthStatusResponse, AuthUserAddRequest,
-  AuthUserChangePasswordRequest, AuthUserDeleteRequest, AuthUserGetRequest, AuthUserGetResponse,
-  AuthUserGrantRoleRequest, AuthUserListResponse, AuthUserRevokeRoleRequest, CallCredentials, ResponseHeader,
-} from './types.js'
+  AuthDisableResponse, AuthEnableResponse, AuthHeaderResponse, AuthRoleAddRequest, AuthRoleDeleteRequest,
+  AuthRoleGetRequest, AuthRoleGetResponse, AuthRoleGrantPermissionRequest, AuthRoleListResponse,
+  AuthRoleRevokePermissionRequest, AuthStatusResponse, AuthUserAddRequest, AuthUserChangePasswordRequest,
+  AuthUserDeleteRequest, AuthUserGetRequest, AuthUserGetResponse, AuthUserGrantRoleRequest, AuthUserListResponse,
+  AuthUserRevokeRoleRequest, AuthenticateRequest, AuthenticateResponse,
+} from './types/auth.js'
+import type { CallCredentials } from './types/credentials.js'
+import type { ResponseHeader } from './types/header.js'
 
 /** Retries of Authenticate when the auth store changed while the password was being checked. */
 const AUTHENTICATE_ATTEMPTS = 16

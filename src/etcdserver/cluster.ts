@@ -4,9 +4,11 @@
 // MemberAdd, fail with SINGLE_MEMBER.
 import { EtcdError } from '../pkg/errors.js'
 import type {
-  CallCredentials, Member, MemberAddRequest, MemberListRequest, MemberListResponse, MemberPromoteRequest, MemberRemoveRequest, MemberUpdateRequest,
-  ResponseHeader,
-} from './types.js'
+  Member, MemberAddRequest, MemberListRequest, MemberListResponse, MemberPromoteRequest, MemberRemoveRequest,
+  MemberUpdateRequest,
+} from './types/cluster.js'
+import type { CallCredentials } from './types/credentials.js'
+import type { ResponseHeader } from './types/header.js'
 
 /** What the cluster core needs from the server. */
 export interface ClusterMember {

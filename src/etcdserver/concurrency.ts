@@ -7,7 +7,10 @@ import { EtcdError } from '../pkg/errors.js'
 import { CompactedError } from '../mvcc/errors.js'
 import type { EtcdServer } from './etcd-server.js'
 import { WATCH_CHAN_BUF_LEN, type ServerWatchStream, type WatchResponseSink } from './watch.js'
-import type { CallCredentials, KeyValue, RangeRequest, RangeResponse, ResponseHeader, ResponseOp, WatchCreateRequest, WatchResponse } from './types.js'
+import type { CallCredentials } from './types/credentials.js'
+import type { ResponseHeader } from './types/header.js'
+import type { KeyValue, RangeRequest, RangeResponse, ResponseOp } from './types/kv.js'
+import type { WatchCreateRequest, WatchResponse } from './types/watch.js'
 import { asError } from '../pkg/as-error.js'
 
 /** What the lock and election services use of the server. */

@@ -16,7 +16,7 @@ import { META } from '../backend/schema.js'
 import type { Backend } from '../backend/backend.js'
 import { EtcdError } from '../pkg/errors.js'
 import type { Logger } from '../pkg/logger.js'
-import type { DowngradeInfo, DowngradeRequest, DowngradeResponse } from './types.js'
+import type { DowngradeInfo, DowngradeRequest, DowngradeResponse } from './types/maintenance.js'
 
 /** A version as coreos/go-semver parses it; only what the downgrade checks compare. */
 export interface SemVer {

@@ -31,12 +31,16 @@ import { Maintenance, MAINTENANCE_DEFAULTS, type MaintenanceOptions } from './ma
 import { deleteRangeSize, putSize, raftRequestSize, txnSize } from './request-size.js'
 import { ServerStats } from './server-stats.js'
 import { AccessController } from './access-controller.js'
+import type { CallCredentials } from './types/credentials.js'
+import type { ResponseHeader } from './types/header.js'
 import type {
-  CallCredentials, CompactionRequest, CompactionResponse, DeleteRangeRequest, DeleteRangeResponse, LeaseGrantRequest,
-  LeaseGrantResponse, LeaseKeepAliveRequest, LeaseKeepAliveResponse, LeaseLeasesResponse, LeaseRevokeRequest,
-  LeaseRevokeResponse, LeaseTimeToLiveRequest, LeaseTimeToLiveResponse, PutRequest, PutResponse, RangeRequest,
-  RangeResponse, ResponseHeader, ResponseOp, TxnRequest, TxnResponse,
-} from './types.js'
+  CompactionRequest, CompactionResponse, DeleteRangeRequest, DeleteRangeResponse, PutRequest, PutResponse,
+  RangeRequest, RangeResponse, ResponseOp, TxnRequest, TxnResponse,
+} from './types/kv.js'
+import type {
+  LeaseGrantRequest, LeaseGrantResponse, LeaseKeepAliveRequest, LeaseKeepAliveResponse, LeaseLeasesResponse,
+  LeaseRevokeRequest, LeaseRevokeResponse, LeaseTimeToLiveRequest, LeaseTimeToLiveResponse,
+} from './types/lease.js'
 import { checkDeleteRequest, checkPutRequest, checkRangeRequest, checkTxn } from './validate.js'
 
 export interface EtcdServerOptions {

@@ -14,10 +14,11 @@ import { Downgrader } from './downgrade.js'
 import { hashBackend, hashByRev, type HashKVResult, type HashSource } from './hash.js'
 import { majorMinor } from './metrics.js'
 import { secondsSince } from '../pkg/histogram.js'
+import type { CallCredentials } from './types/credentials.js'
 import type {
-  AlarmMember, AlarmRequest, AlarmResponse, DowngradeInfo, DowngradeRequest, DowngradeResponse, HashKVRequest, HashKVResponse, HashResponse, MoveLeaderRequest,
-  SnapshotChunk, StatusResponse, CallCredentials,
-} from './types.js'
+  AlarmMember, AlarmRequest, AlarmResponse, DowngradeInfo, DowngradeRequest, DowngradeResponse, HashKVRequest,
+  HashKVResponse, HashResponse, MoveLeaderRequest, SnapshotChunk, StatusResponse,
+} from './types/maintenance.js'
 
 export interface MaintenanceOptions {
   /**

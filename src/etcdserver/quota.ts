@@ -1,5 +1,5 @@
 // Mirrors etcd etcdserver/quota.go: what a request may add to the backend, charged before it runs.
-import type { PutRequest, RequestOp, TxnRequest } from './types.js'
+import type { PutRequest, RequestOp, TxnRequest } from './types/kv.js'
 
 /** etcd's kvOverhead: bytes charged per put on top of its key and value. */
 export const KV_OVERHEAD = 256

@@ -20,7 +20,8 @@ import { BoltError, DEFAULT_PAGE_SIZE, PAGE_HEADER_SIZE } from '../pkg/bbolt/pag
 import { isEmptyBackend, readEtcdBuckets, writeEtcdBuckets, type RestoreResult, type SnapshotMember } from './snapshot-bolt.js'
 import { SnapshotError } from './snapshot-error.js'
 import { LEGACY_MAGIC, readLegacySnapshot } from './snapshot-legacy.js'
-import type { ResponseHeader, SnapshotChunk } from './types.js'
+import type { ResponseHeader } from './types/header.js'
+import type { SnapshotChunk } from './types/maintenance.js'
 
 export { SnapshotError } from './snapshot-error.js'
 export type { RestoreResult, SnapshotMember } from './snapshot-bolt.js'

@@ -7,9 +7,11 @@ import {
   type ConcurrencyServer,
 } from './concurrency.js'
 import type {
-  CampaignRequest, CampaignResponse, KeyValue, LeaderKey, LeaderRequest, LeaderResponse, ProclaimRequest, ProclaimResponse,
-  ResignRequest, ResignResponse, ResponseHeader,
-} from './types.js'
+  CampaignRequest, CampaignResponse, LeaderKey, LeaderRequest, LeaderResponse, ProclaimRequest, ProclaimResponse,
+  ResignRequest, ResignResponse,
+} from './types/concurrency.js'
+import type { ResponseHeader } from './types/header.js'
+import type { KeyValue } from './types/kv.js'
 
 /**
  * The Election service: the candidates of election N are the keys under `N/`, one per lease

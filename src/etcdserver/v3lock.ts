@@ -4,7 +4,7 @@ import { EtcdError, isEtcdError } from '../pkg/errors.js'
 import {
   byCreate, keyPrefix, rangeOf, sessionKey, sessionLease, waitDeletes, type CallOptions, type ConcurrencyServer,
 } from './concurrency.js'
-import type { LockRequest, LockResponse, UnlockRequest, UnlockResponse } from './types.js'
+import type { LockRequest, LockResponse, UnlockRequest, UnlockResponse } from './types/concurrency.js'
 
 const EMPTY = new Uint8Array(0)
 

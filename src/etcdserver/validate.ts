@@ -2,7 +2,7 @@
 // gRPC service and the embedded API so both front ends refuse exactly what etcd refuses.
 import { bytesToLatin1, compareBytes } from '../pkg/bytes.js'
 import { EtcdError } from '../pkg/errors.js'
-import type { DeleteRangeRequest, PutRequest, RangeRequest, RequestOp, TxnRequest } from './types.js'
+import type { DeleteRangeRequest, PutRequest, RangeRequest, RequestOp, TxnRequest } from './types/kv.js'
 
 export function checkRangeRequest(r: RangeRequest): void {
   if (r.key.length === 0) throw new EtcdError('EMPTY_KEY')

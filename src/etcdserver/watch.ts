@@ -8,7 +8,9 @@ import { CompactedError } from '../mvcc/errors.js'
 import type { Event, KV, ReadView } from '../mvcc/kv.js'
 import { checkWatchRange, INVALID_WATCH_ID, watchFilters, type StoreWatchResponse, type WatchSink, type WatchStream } from '../mvcc/watcher.js'
 import type { WatchableStore } from '../mvcc/watchable-store.js'
-import type { CallCredentials, ResponseHeader, WatchCreateRequest, WatchEvent, WatchRequest, WatchResponse } from './types.js'
+import type { CallCredentials } from './types/credentials.js'
+import type { ResponseHeader } from './types/header.js'
+import type { WatchCreateRequest, WatchEvent, WatchRequest, WatchResponse } from './types/watch.js'
 import type { WatchId } from '../pkg/watch-id.js'
 
 /**

@@ -19,10 +19,15 @@ import type { CampaignRequest as pb_CampaignRequest } from './generated/v3electi
 import type { ProclaimRequest as pb_ProclaimRequest } from './generated/v3electionpb/ProclaimRequest.js'
 import type { ResignRequest as pb_ResignRequest } from './generated/v3electionpb/ResignRequest.js'
 import type {
-  CampaignRequest, CompactionRequest, Compare, CompareResult, CompareTarget, DeleteRangeRequest, DowngradeRequest, HashKVRequest, LeaderKey,
-  LeaseGrantRequest, LeaseTimeToLiveRequest, LockRequest, ProclaimRequest, PutRequest, RangeRequest, RequestOp,
-  ResignRequest, TxnRequest, WatchCreateRequest, WatchRequest,
-} from '../etcdserver/types.js'
+  CampaignRequest, LeaderKey, LockRequest, ProclaimRequest, ResignRequest,
+} from '../etcdserver/types/concurrency.js'
+import type {
+  CompactionRequest, Compare, CompareResult, CompareTarget, DeleteRangeRequest, PutRequest, RangeRequest, RequestOp,
+  TxnRequest,
+} from '../etcdserver/types/kv.js'
+import type { LeaseGrantRequest, LeaseTimeToLiveRequest } from '../etcdserver/types/lease.js'
+import type { DowngradeRequest, HashKVRequest } from '../etcdserver/types/maintenance.js'
+import type { WatchCreateRequest, WatchRequest } from '../etcdserver/types/watch.js'
 import { COMPARE_RESULTS, COMPARE_TARGETS } from './convert-scalars.js'
 
 /** The number sent for a domain 'UNKNOWN' compare result or target: one rpc.proto does not define. */

@@ -21,11 +21,17 @@ import type { LockResponse__Output as pb_LockResponse } from './generated/v3lock
 import type { LeaderKey__Output as pb_LeaderKey } from './generated/v3electionpb/LeaderKey.js'
 import type { CampaignResponse__Output as pb_CampaignResponse } from './generated/v3electionpb/CampaignResponse.js'
 import type { LeaderResponse__Output as pb_LeaderResponse } from './generated/v3electionpb/LeaderResponse.js'
+import type { AuthenticateResponse } from '../etcdserver/types/auth.js'
+import type { CampaignResponse, LeaderKey, LeaderResponse, LockResponse } from '../etcdserver/types/concurrency.js'
+import type { ResponseHeader } from '../etcdserver/types/header.js'
 import type {
-  AuthenticateResponse, CampaignResponse, DeleteRangeResponse, DowngradeResponse, HashKVResponse, KeyValue, LeaderKey, LeaderResponse,
-  LeaseGrantResponse, LeaseKeepAliveResponse, LeaseLeasesResponse, LeaseTimeToLiveResponse, LockResponse, PutResponse,
-  RangeResponse, ResponseHeader, ResponseOp, StatusResponse, TxnResponse, WatchEvent, WatchResponse,
-} from '../etcdserver/types.js'
+  DeleteRangeResponse, KeyValue, PutResponse, RangeResponse, ResponseOp, TxnResponse,
+} from '../etcdserver/types/kv.js'
+import type {
+  LeaseGrantResponse, LeaseKeepAliveResponse, LeaseLeasesResponse, LeaseTimeToLiveResponse,
+} from '../etcdserver/types/lease.js'
+import type { DowngradeResponse, HashKVResponse, StatusResponse } from '../etcdserver/types/maintenance.js'
+import type { WatchEvent, WatchResponse } from '../etcdserver/types/watch.js'
 import { watchIdOf } from '../pkg/watch-id.js'
 import { big, num, u64 } from './convert-scalars.js'
 

@@ -1,7 +1,9 @@
 // The scalar and enum mappings every protobuf <-> domain converter shares (convert.ts for the server's
 // direction, convert-requests.ts and convert-responses.ts for the client's). int64 fields arrive as decimal
 // strings (LOADER_OPTIONS longs: String); revisions and counts become numbers, IDs bigints.
-import type { AlarmAction, AlarmType, CompareResult, CompareTarget, SortOrder, SortTarget, WatchFilter } from '../etcdserver/types.js'
+import type { CompareResult, CompareTarget, SortOrder, SortTarget } from '../etcdserver/types/kv.js'
+import type { AlarmAction, AlarmType } from '../etcdserver/types/maintenance.js'
+import type { WatchFilter } from '../etcdserver/types/watch.js'
 
 export const num = (s: string | undefined): number => (s === undefined || s === '' ? 0 : Number(s))
 export const big = (s: string | undefined): bigint => (s === undefined || s === '' ? 0n : BigInt(s))

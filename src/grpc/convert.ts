@@ -13,10 +13,11 @@ import type { PutResponse as pb_PutResponse } from './generated/etcdserverpb/Put
 import type { DeleteRangeResponse as pb_DeleteRangeResponse } from './generated/etcdserverpb/DeleteRangeResponse.js'
 import type { CompactionResponse as pb_CompactionResponse } from './generated/etcdserverpb/CompactionResponse.js'
 import type { KeyValue as PbKeyValue } from './generated/mvccpb/KeyValue.js'
+import type { ResponseHeader } from '../etcdserver/types/header.js'
 import type {
   CompactionRequest, CompactionResponse, DeleteRangeRequest, DeleteRangeResponse, KeyValue, PutRequest, PutResponse,
-  RangeRequest, RangeResponse, ResponseHeader,
-} from '../etcdserver/types.js'
+  RangeRequest, RangeResponse,
+} from '../etcdserver/types/kv.js'
 import { ALARM_ACTIONS, ALARM_TYPES, big, enumOf, num, SORT_ORDERS, SORT_TARGETS, u64 } from './convert-scalars.js'
 
 export function toDomainRange(r: pb_RangeRequest__Output): RangeRequest {
@@ -87,7 +88,7 @@ export function toPbCompactionResponse(r: CompactionResponse): pb_CompactionResp
 import type { LeaseTimeToLiveRequest__Output as pb_LeaseTimeToLiveRequest__Output } from './generated/etcdserverpb/LeaseTimeToLiveRequest.js'
 import type { LeaseTimeToLiveResponse as pb_LeaseTimeToLiveResponse } from './generated/etcdserverpb/LeaseTimeToLiveResponse.js'
 import type { LeaseLeasesResponse as pb_LeaseLeasesResponse } from './generated/etcdserverpb/LeaseLeasesResponse.js'
-import type { LeaseLeasesResponse, LeaseTimeToLiveRequest, LeaseTimeToLiveResponse } from '../etcdserver/types.js'
+import type { LeaseLeasesResponse, LeaseTimeToLiveRequest, LeaseTimeToLiveResponse } from '../etcdserver/types/lease.js'
 
 export const toDomainLeaseTimeToLive = (r: pb_LeaseTimeToLiveRequest__Output): LeaseTimeToLiveRequest => ({
   id: big(r.ID),
@@ -127,10 +128,13 @@ import type { MemberListRequest__Output as pb_MemberListRequest__Output } from '
 import type { DowngradeRequest__Output as pb_DowngradeRequest__Output } from './generated/etcdserverpb/DowngradeRequest.js'
 import type { DowngradeResponse as pb_DowngradeResponse } from './generated/etcdserverpb/DowngradeResponse.js'
 import type {
-  AlarmMember, AlarmRequest, AlarmResponse, DowngradeAction, DowngradeRequest, DowngradeResponse, MemberListRequest, HashKVRequest, HashKVResponse, HashResponse, Member,
-  MemberAddRequest, MemberListResponse, MemberPromoteRequest, MemberRemoveRequest, MemberUpdateRequest, MoveLeaderRequest,
-  SnapshotChunk, StatusResponse,
-} from '../etcdserver/types.js'
+  Member, MemberAddRequest, MemberListRequest, MemberListResponse, MemberPromoteRequest, MemberRemoveRequest,
+  MemberUpdateRequest,
+} from '../etcdserver/types/cluster.js'
+import type {
+  AlarmMember, AlarmRequest, AlarmResponse, DowngradeAction, DowngradeRequest, DowngradeResponse, HashKVRequest,
+  HashKVResponse, HashResponse, MoveLeaderRequest, SnapshotChunk, StatusResponse,
+} from '../etcdserver/types/maintenance.js'
 
 export function toDomainHashKV(r: pb_HashKVRequest__Output): HashKVRequest {
   return { revision: num(r.revision) }
@@ -242,9 +246,9 @@ import type { LeaderResponse as pb_LeaderResponse } from './generated/v3election
 import type { ResignRequest__Output as pb_ResignRequest__Output } from './generated/v3electionpb/ResignRequest.js'
 import type { ResignResponse as pb_ResignResponse } from './generated/v3electionpb/ResignResponse.js'
 import type {
-  CampaignRequest, CampaignResponse, LeaderKey, LeaderRequest, LeaderResponse, LockRequest, LockResponse, ProclaimRequest,
-  ProclaimResponse, ResignRequest, ResignResponse, UnlockRequest, UnlockResponse,
-} from '../etcdserver/types.js'
+  CampaignRequest, CampaignResponse, LeaderKey, LeaderRequest, LeaderResponse, LockRequest, LockResponse,
+  ProclaimRequest, ProclaimResponse, ResignRequest, ResignResponse, UnlockRequest, UnlockResponse,
+} from '../etcdserver/types/concurrency.js'
 
 export const toDomainLock = (r: pb_LockRequest__Output): LockRequest => ({ name: r.name, lease: big(r.lease) })
 export const toPbLockResponse = (r: LockResponse): pb_LockResponse => ({ header: toPbHeader(r.header), key: r.key })
@@ -286,10 +290,10 @@ import type { AuthUserGetResponse as pb_AuthUserGetResponse } from './generated/
 import type { AuthUserListResponse as pb_AuthUserListResponse } from './generated/etcdserverpb/AuthUserListResponse.js'
 import type { AuthRoleListResponse as pb_AuthRoleListResponse } from './generated/etcdserverpb/AuthRoleListResponse.js'
 import type {
-  AuthHeaderResponse, AuthRoleGetResponse, AuthRoleGrantPermissionRequest, AuthRoleRevokePermissionRequest,
-  AuthStatusResponse, AuthUserAddRequest, AuthUserChangePasswordRequest, Permission, PermissionType,
-  AuthenticateResponse, AuthUserGetResponse, AuthUserListResponse, AuthRoleListResponse,
-} from '../etcdserver/types.js'
+  AuthHeaderResponse, AuthRoleGetResponse, AuthRoleGrantPermissionRequest, AuthRoleListResponse,
+  AuthRoleRevokePermissionRequest, AuthStatusResponse, AuthUserAddRequest, AuthUserChangePasswordRequest,
+  AuthUserGetResponse, AuthUserListResponse, AuthenticateResponse, Permission, PermissionType,
+} from '../etcdserver/types/auth.js'
 
 const PERMISSION_TYPES: readonly PermissionType[] = ['READ', 'WRITE', 'READWRITE']
 

@@ -3,7 +3,7 @@
 // requests and verifies client certificates only with --client-cert-auth, so a CN is present only then.
 import type { Metadata } from '@grpc/grpc-js'
 import type { PeerCertificate } from 'node:tls'
-import type { CallCredentials } from '../etcdserver/types.js'
+import type { CallCredentials } from '../etcdserver/types/credentials.js'
 
 /** The part of a server call the credentials come from (every grpc-js server call has it). */
 export interface CallWithCredentials {

@@ -4,7 +4,9 @@
 import { headerSize, writeHeader } from '../pkg/header-wire.js'
 import { keyValueSize, writeKeyValue } from '../pkg/keyvalue-wire.js'
 import { lenFieldSize, Reader, varintSize, WIRE_LEN, WIRE_VARINT, writeVarint, writeVarintField } from '../pkg/proto-wire.js'
-import type { PutRequest, PutResponse, RangeRequest, RangeResponse, SortOrder, SortTarget } from '../etcdserver/types.js'
+import type {
+  PutRequest, PutResponse, RangeRequest, RangeResponse, SortOrder, SortTarget,
+} from '../etcdserver/types/kv.js'
 
 const EMPTY: Uint8Array = new Uint8Array(0)
 const FROM_KEY_END: Uint8Array = Uint8Array.of(0)

@@ -6,9 +6,9 @@ import type {
   handleUnaryCall, ServiceDefinition, UntypedServiceImplementation,
 } from '@grpc/grpc-js'
 import type { EtcdServer } from '../etcdserver/etcd-server.js'
-import type { PutRequest, PutResponse, RangeRequest, RangeResponse } from '../etcdserver/types.js'
+import type { PutRequest, PutResponse, RangeRequest, RangeResponse } from '../etcdserver/types/kv.js'
 import type { KVHandlers } from './generated/etcdserverpb/KV.js'
-import type { TxnRequest, TxnResponse } from '../etcdserver/types.js'
+import type { TxnRequest, TxnResponse } from '../etcdserver/types/kv.js'
 import { toDomainCompaction, toDomainDeleteRange, toPbCompactionResponse, toPbDeleteRangeResponse } from './convert.js'
 import { decodePutRequest, decodeRangeRequest, encodePutResponse, encodeRangeResponse } from './kv-codec.js'
 import { decodeTxnRequest, encodeTxnResponse } from './txn-codec.js'

@@ -7,7 +7,7 @@ import { bigVarintSize, Reader, WIRE_LEN, WIRE_VARINT, writeBigVarint, writeVari
 import type {
   LeaseGrantRequest, LeaseGrantResponse, LeaseKeepAliveRequest, LeaseKeepAliveResponse, LeaseRevokeRequest,
   LeaseRevokeResponse,
-} from '../etcdserver/types.js'
+} from '../etcdserver/types/lease.js'
 
 /** Read the int64 varint fields of a message (field number -> value); other fields are skipped. */
 function readInt64Fields(buf: Uint8Array, wanted: number): bigint[] {

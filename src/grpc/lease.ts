@@ -8,7 +8,7 @@ import type { LeaseHandlers } from './generated/etcdserverpb/Lease.js'
 import type {
   LeaseGrantRequest, LeaseGrantResponse, LeaseKeepAliveRequest, LeaseKeepAliveResponse, LeaseRevokeRequest,
   LeaseRevokeResponse,
-} from '../etcdserver/types.js'
+} from '../etcdserver/types/lease.js'
 import { toDomainLeaseTimeToLive, toPbLeaseLeasesResponse, toPbLeaseTimeToLiveResponse } from './convert.js'
 import {
   decodeLeaseGrantRequest, decodeLeaseKeepAliveRequest, decodeLeaseRevokeRequest, encodeLeaseGrantResponse,

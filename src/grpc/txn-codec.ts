@@ -6,7 +6,7 @@
 import type {
   Compare, CompareResult, CompareTarget, DeleteRangeRequest, DeleteRangeResponse, RequestOp, ResponseOp, TxnRequest,
   TxnResponse,
-} from '../etcdserver/types.js'
+} from '../etcdserver/types/kv.js'
 import { encodeHeaderField } from '../pkg/header-wire.js'
 import { keyValueSize, writeKeyValue } from '../pkg/keyvalue-wire.js'
 import { Reader, varintSize, WIRE_LEN, WIRE_VARINT, writeVarint } from '../pkg/proto-wire.js'

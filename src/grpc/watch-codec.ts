@@ -8,7 +8,7 @@ import { encodeEvent, encodeWatchResponse, fixedSize, writeFixedFields, type Wir
 import { encodeHeaderField } from '../pkg/header-wire.js'
 import { watchIdOf, type WatchId } from '../pkg/watch-id.js'
 import { lenFieldSize, Reader, writeVarint, WIRE_LEN, WIRE_VARINT } from '../pkg/proto-wire.js'
-import type { WatchCreateRequest, WatchFilter, WatchRequest, WatchResponse } from '../etcdserver/types.js'
+import type { WatchCreateRequest, WatchFilter, WatchRequest, WatchResponse } from '../etcdserver/types/watch.js'
 
 /** A WatchRequest with none of create/cancel/progress set: etcd ignores it. */
 export interface EmptyWatchRequest {

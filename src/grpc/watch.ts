@@ -11,7 +11,7 @@
 // the victim batch and the revision log.
 import type { handleBidiStreamingCall, ServerDuplexStream, ServiceDefinition, UntypedServiceImplementation } from '@grpc/grpc-js'
 import type { EtcdServer } from '../etcdserver/etcd-server.js'
-import type { WatchEvent, WatchResponse } from '../etcdserver/types.js'
+import type { WatchEvent, WatchResponse } from '../etcdserver/types/watch.js'
 import { EtcdError } from '../pkg/errors.js'
 import { WATCH_CHAN_BUF_LEN, type ServerWatchStream, type WatchResponseSink } from '../etcdserver/watch.js'
 import { decodeWatchRequest, encodeWatchResponseTransient, type DecodedWatchRequest } from './watch-codec.js'

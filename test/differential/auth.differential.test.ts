@@ -8,7 +8,8 @@
 // lease, a nested txn; see compliance/auth.ts).
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
-import type { PermissionType, RequestOp, TxnRequest } from '../../src/etcdserver/types.js'
+import type { PermissionType } from '../../src/etcdserver/types/auth.js'
+import type { RequestOp, TxnRequest } from '../../src/etcdserver/types/kv.js'
 import { openEtcd, type Etcd } from '../../src/embed/etcd.js'
 import { rawTestClient } from '../compliance/harness/adapters/raw.js'
 import { ClientError, TEST_BCRYPT_COST, type EtcdTestClient } from '../compliance/harness/client.js'

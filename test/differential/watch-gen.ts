@@ -2,7 +2,7 @@
 // only to know when the reference has delivered everything; the comparison itself is server against server).
 // Generation depends only on the PRNG and on state observed from the reference, so a seed replays exactly.
 import type { Prng } from '../helpers/prng.js'
-import type { WatchCreateRequest, WatchFilter } from '../../src/etcdserver/types.js'
+import type { WatchCreateRequest, WatchFilter } from '../../src/etcdserver/types/watch.js'
 import { prefixEnd } from '../../src/pkg/bytes.js'
 import { b, KEYS, RequestGen, type GenState, type Op } from './gen.js'
 import type { WatchId } from '../../src/pkg/watch-id.js'

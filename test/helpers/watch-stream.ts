@@ -2,7 +2,7 @@
 // WatchResponses one at a time. `rawWatchStream` is the raw @grpc/grpc-js implementation (our protos),
 // used against etcdlite and the real etcd alike.
 import * as grpc from '@grpc/grpc-js'
-import type { WatchRequest, WatchResponse } from '../../src/etcdserver/types.js'
+import type { WatchRequest, WatchResponse } from '../../src/etcdserver/types/watch.js'
 import { loadEtcdProto } from '../../src/grpc/proto.js'
 import { fromPbWatchResponse, toPbWatchRequest } from '../compliance/harness/adapters/pb.js'
 

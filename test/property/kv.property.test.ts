@@ -12,7 +12,7 @@ import { openEtcd, type Etcd } from '../../src/embed/etcd.js'
 import { isEtcdError } from '../../src/pkg/errors.js'
 import type {
   DeleteRangeResponse, KeyValue, PutResponse, RangeResponse, ResponseOp, TxnResponse,
-} from '../../src/etcdserver/types.js'
+} from '../../src/etcdserver/types/kv.js'
 import { tempDir } from '../helpers/tmp.js'
 import { KvModel, ModelError } from './model.js'
 import { genOp, type KvOp } from './ops.js'

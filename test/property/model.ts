@@ -11,10 +11,11 @@
 //   range = the view's revision, put = beginRev + 1, delete = beginRev (+1 once the txn has changes),
 //   nested txn = 0.
 import type { ErrorCode } from '../../src/pkg/errors.js'
+import type { ResponseHeader } from '../../src/etcdserver/types/header.js'
 import type {
-  Compare, CompactionRequest, DeleteRangeRequest, DeleteRangeResponse, KeyValue, PutRequest, PutResponse,
-  RangeRequest, RangeResponse, RequestOp, ResponseHeader, ResponseOp, TxnRequest, TxnResponse,
-} from '../../src/etcdserver/types.js'
+  CompactionRequest, Compare, DeleteRangeRequest, DeleteRangeResponse, KeyValue, PutRequest, PutResponse,
+  RangeRequest, RangeResponse, RequestOp, ResponseOp, TxnRequest, TxnResponse,
+} from '../../src/etcdserver/types/kv.js'
 
 /** A failure the model predicts, by etcd error code. */
 export class ModelError extends Error {

@@ -3,9 +3,9 @@
 // changing single seeds.
 import { Prng } from '../helpers/prng.js'
 import type {
-  Compare, CompareResult, CompareTarget, CompactionRequest, DeleteRangeRequest, PutRequest, RangeRequest, RequestOp,
+  CompactionRequest, Compare, CompareResult, CompareTarget, DeleteRangeRequest, PutRequest, RangeRequest, RequestOp,
   SortOrder, SortTarget, TxnRequest,
-} from '../../src/etcdserver/types.js'
+} from '../../src/etcdserver/types/kv.js'
 
 const b = (s: string): Uint8Array => new Uint8Array(Buffer.from(s, 'latin1'))
 

@@ -9,7 +9,7 @@
 import { readFileSync } from 'node:fs'
 import http2 from 'node:http2'
 import * as grpc from '@grpc/grpc-js'
-import type { WatchRequest, WatchResponse } from '../../src/etcdserver/types.js'
+import type { WatchRequest, WatchResponse } from '../../src/etcdserver/types/watch.js'
 import { loadEtcdProto } from '../../src/grpc/proto.js'
 import { fromPbWatchResponse, toPbWatchRequest } from '../compliance/harness/adapters/pb.js'
 import { haveEtcd, startEtcdliteProcess, startReferenceEtcd, type ServerProcess } from '../helpers/processes.js'

@@ -41,7 +41,7 @@
 // Budget: about 8-15 s for etcdlite on 2 cores. STRESS_SCALE multiplies the writes.
 import { describe, it, type TestContext } from 'node:test'
 import assert from 'node:assert/strict'
-import type { WatchResponse } from '../../src/etcdserver/types.js'
+import type { WatchResponse } from '../../src/etcdserver/types/watch.js'
 import { rawTestClient } from '../compliance/harness/adapters/raw.js'
 import type { EtcdTestClient } from '../compliance/harness/client.js'
 import {

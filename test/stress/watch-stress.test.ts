@@ -26,7 +26,8 @@
 // STRESS_TARGETS=etcdlite,etcd also runs it against the real etcd (see lib.ts).
 import { describe, it, type TestContext } from 'node:test'
 import assert from 'node:assert/strict'
-import type { RequestOp, WatchResponse } from '../../src/etcdserver/types.js'
+import type { RequestOp } from '../../src/etcdserver/types/kv.js'
+import type { WatchResponse } from '../../src/etcdserver/types/watch.js'
 import { rawTestClient } from '../compliance/harness/adapters/raw.js'
 import type { EtcdTestClient } from '../compliance/harness/client.js'
 import { Prng, seedsFromEnv } from '../helpers/prng.js'

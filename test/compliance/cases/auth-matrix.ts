@@ -2,7 +2,7 @@
 // range [a, c), the prefix p/ or every key from x on, a few combinations, root, and no credentials at all)
 // times the operations of every service (auth-ops.ts); each cell expects 'ok' or etcd's exact error, as
 // the model (auth-model.ts) derives it. A failing matrix lists every differing cell at once.
-import type { PermissionType } from '../../../src/etcdserver/types.js'
+import type { PermissionType } from '../../../src/etcdserver/types/auth.js'
 import type { Feature } from '../harness/client.js'
 import { b, cmp, opDel, opPut, opRange, puts, type Case, type KvStep, type MatrixCell, type MatrixRow, type Step } from '../harness/case.js'
 import { isRoot, rowCells, type Grant, type Op, type Principal, type RoleSpec, type UserSpec, type World } from './auth-model.js'

@@ -7,7 +7,7 @@
 // (which calls read the token at all) and server.go (membership needs root). The reference adapter, the
 // real etcd, proves the model: every matrix cell runs there too.
 import { status } from '@grpc/grpc-js'
-import type { PermissionType } from '../../../src/etcdserver/types.js'
+import type { PermissionType } from '../../../src/etcdserver/types/auth.js'
 import { ClientError, type EtcdTestClient } from '../harness/client.js'
 import type { MatrixCell, WantError } from '../harness/case.js'
 

@@ -4,7 +4,8 @@
 // watch outside the first key, LeaseTimeToLive, the codes of maintenance refusals) are left out here:
 // auth-fixes.ts covers each with a case marked with the fixing release.
 import { inspect } from 'node:util'
-import type { RequestOp, TxnRequest, WatchCreateRequest } from '../../../src/etcdserver/types.js'
+import type { RequestOp, TxnRequest } from '../../../src/etcdserver/types/kv.js'
+import type { WatchCreateRequest } from '../../../src/etcdserver/types/watch.js'
 import type { EtcdTestClient } from '../harness/client.js'
 import { b, ERR } from '../harness/case.js'
 import { watchRefusal, type Need, type Op, type Req } from './auth-model.js'

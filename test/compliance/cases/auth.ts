@@ -4,7 +4,7 @@
 // where etcd 3.4.23 is wrong (auth-fixes.ts). Expectations follow etcd 3.4 auth/store.go,
 // auth/simple_token.go, etcdserver/apply_auth.go, etcdserver/v3_server.go and v3rpc/watch.go, checked
 // against etcd 3.4.23; AuthStatus follows etcd 3.5 (3.4 has none).
-import type { Permission } from '../../../src/etcdserver/types.js'
+import type { Permission } from '../../../src/etcdserver/types/auth.js'
 import { b, kv, puts, type Case, type Step } from '../harness/case.js'
 import { AUTH_ERR } from './auth-model.js'
 import { as, authSetup, get, MATRIX_CASES, password, role, ROOT, user } from './auth-matrix.js'

@@ -1,8 +1,8 @@
 // Range cases: keys and ranges, "\0" forms, limit/more/count, revisions, sort, filters, flags.
 // Expectations follow etcd 3.4 etcdserver/apply.go (applierV3backend.Range) and mvcc rangeKeys.
-import type { RangeRequest, RangeResponse, SortOrder, SortTarget } from '../../../src/etcdserver/types.js'
+import type { RangeRequest, RangeResponse, SortOrder, SortTarget } from '../../../src/etcdserver/types/kv.js'
 import { b, ERR, kv, puts, type Case, type Step, type View, type Want } from '../harness/case.js'
-import type { KeyValue } from '../../../src/etcdserver/types.js'
+import type { KeyValue } from '../../../src/etcdserver/types/kv.js'
 
 /** A RangeRequest over [key, rangeEnd) with extra options. */
 export const rq = (key: string, rangeEnd?: string, o: Omit<RangeRequest, 'key' | 'rangeEnd'> = {}): RangeRequest =>

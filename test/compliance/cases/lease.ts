@@ -10,7 +10,7 @@
 // covered with a ManualClock in test/unit/embed/lease-clock.test.ts. A TTL that counts down is compared
 // as a range (1..granted), never as a number of seconds.
 import { b, cmp, ERR, kv, opPut, rPut, saved, type Case, type Step, type View } from '../harness/case.js'
-import type { KeyValue } from '../../../src/etcdserver/types.js'
+import type { KeyValue } from '../../../src/etcdserver/types/kv.js'
 import { get, rq } from './kv.js'
 import { allOf, between, capture, differs, positive, same, type Loose } from '../harness/match.js'
 import { delEv, events, expect, putEv, watch, watchKey } from '../harness/watch-steps.js'

@@ -1,6 +1,6 @@
 // Request rules etcd enforces on a txn before it runs (v3rpc/key.go): op budgets (--max-txn-ops 128,
 // nested levels get what their parent leaves), duplicate keys (checkIntervals), empty keys and empty ops.
-import type { RequestOp, ResponseOp } from '../../../src/etcdserver/types.js'
+import type { RequestOp, ResponseOp } from '../../../src/etcdserver/types/kv.js'
 import {
   b, cmp, ERR, kv, opDel, opPut, opRange, opTxn, puts, rDel, rPut, rRange, rTxn, type Case, type View,
 } from '../harness/case.js'

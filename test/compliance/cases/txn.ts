@@ -1,7 +1,9 @@
 // Txn semantics: compares (every target x result, ranges, missing keys), branches, revisions of write and
 // read-only txns, inner headers, nested txns, and pre-checks on the taken path. Expectations follow etcd
 // 3.4 etcdserver/apply.go (Txn, compareToPath, applyCompare, checkRequests) and mvcc's storeTxnWrite.
-import type { Compare, CompareResult, CompareTarget, TxnRequest, TxnResponse } from '../../../src/etcdserver/types.js'
+import type {
+  Compare, CompareResult, CompareTarget, TxnRequest, TxnResponse,
+} from '../../../src/etcdserver/types/kv.js'
 import {
   b, cmp, ERR, kv, opDel, opPut, opRange, opTxn, puts, rDel, rPut, rRange, rTxn, type Case, type Step, type Want,
 } from '../harness/case.js'

@@ -9,7 +9,8 @@
 // places where nothing else can follow.
 import type { View } from '../harness/case.js'
 import { b, cmp, kv, opDel, opPut, opRange, opTxn, puts, type Case, type Step } from '../harness/case.js'
-import type { KeyValue, WatchEvent } from '../../../src/etcdserver/types.js'
+import type { KeyValue } from '../../../src/etcdserver/types/kv.js'
+import type { WatchEvent } from '../../../src/etcdserver/types/watch.js'
 import {
   cancelWatch, canceled, closeStream, compacted, created, delEv, events, expect, expectAnyOrder, progress, PROGRESS,
   putEv, refused, send, silent, watch, watchKey,

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict'
 import { inspect, isDeepStrictEqual } from 'node:util'
 import { status } from '@grpc/grpc-js'
-import type { ResponseHeader } from '../../../src/etcdserver/types.js'
+import type { ResponseHeader } from '../../../src/etcdserver/types/header.js'
 import { ClientError, type EtcdTestClient } from './client.js'
 import { b, type AuthCallStep, type AuthStep, type KvStep, type MatrixRow, type Step, type WantError } from './case.js'
 import { CallSession, isCallStep } from './call-steps.js'

@@ -2,7 +2,7 @@
 // captured, comparing each response with its LooseWant (exact fields exactly, matcher fields by their
 // predicate) and checking every header like a KV header.
 import assert from 'node:assert/strict'
-import type { ResponseHeader } from '../../../src/etcdserver/types.js'
+import type { ResponseHeader } from '../../../src/etcdserver/types/header.js'
 import { ClientError, type EtcdTestClient } from './client.js'
 import { NO_HEADER, type IdRef, type LeaseStep, type MaintenanceStep, type Step, type WantError } from './case.js'
 import { settle, type MatchContext } from './match.js'

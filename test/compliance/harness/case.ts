@@ -5,13 +5,16 @@
 // request, take the next responses and compare them, or check that nothing arrives for a moment.
 // Bytes are written as latin1 strings, so '\x00' and '\xff' are single bytes.
 import { status } from '@grpc/grpc-js'
+import type { ResponseHeader } from '../../../src/etcdserver/types/header.js'
 import type {
-  Compare, CompactionRequest, CompactionResponse, DeleteRangeRequest, DeleteRangeResponse, KeyValue,
+  CompactionRequest, CompactionResponse, Compare, DeleteRangeRequest, DeleteRangeResponse, KeyValue, PutRequest,
+  PutResponse, RangeRequest, RangeResponse, RequestOp, ResponseOp, TxnRequest, TxnResponse,
+} from '../../../src/etcdserver/types/kv.js'
+import type {
   LeaseGrantRequest, LeaseGrantResponse, LeaseKeepAliveRequest, LeaseKeepAliveResponse, LeaseLeasesResponse,
-  LeaseRevokeRequest, LeaseRevokeResponse, LeaseTimeToLiveRequest, LeaseTimeToLiveResponse, PutRequest, PutResponse,
-  RangeRequest, RangeResponse, RequestOp, ResponseHeader, ResponseOp, TxnRequest, TxnResponse, WatchRequest,
-  WatchResponse,
-} from '../../../src/etcdserver/types.js'
+  LeaseRevokeRequest, LeaseRevokeResponse, LeaseTimeToLiveRequest, LeaseTimeToLiveResponse,
+} from '../../../src/etcdserver/types/lease.js'
+import type { WatchRequest, WatchResponse } from '../../../src/etcdserver/types/watch.js'
 import type {
   AlarmRequest, AlarmResponse, DefragmentResponse, DowngradeRequest, DowngradeResponse, Feature, HashKvRequest,
   HashKvResponse, HashResponse, MemberListRequest, MemberListResponse, MoveLeaderRequest, MoveLeaderResponse, StatusResponse,
@@ -19,12 +22,12 @@ import type {
 import type { Loose, Matcher } from './match.js'
 // Auth
 import type {
-  AuthDisableResponse, AuthEnableResponse, AuthenticateRequest, AuthenticateResponse, AuthHeaderResponse,
-  AuthRoleAddRequest, AuthRoleDeleteRequest, AuthRoleGetRequest, AuthRoleGetResponse, AuthRoleGrantPermissionRequest,
-  AuthRoleListResponse, AuthRoleRevokePermissionRequest, AuthStatusResponse, AuthUserAddRequest,
-  AuthUserChangePasswordRequest, AuthUserDeleteRequest, AuthUserGetRequest, AuthUserGetResponse, AuthUserGrantRoleRequest,
-  AuthUserListResponse, AuthUserRevokeRoleRequest,
-} from '../../../src/etcdserver/types.js'
+  AuthDisableResponse, AuthEnableResponse, AuthHeaderResponse, AuthRoleAddRequest, AuthRoleDeleteRequest,
+  AuthRoleGetRequest, AuthRoleGetResponse, AuthRoleGrantPermissionRequest, AuthRoleListResponse,
+  AuthRoleRevokePermissionRequest, AuthStatusResponse, AuthUserAddRequest, AuthUserChangePasswordRequest,
+  AuthUserDeleteRequest, AuthUserGetRequest, AuthUserGetResponse, AuthUserGrantRoleRequest, AuthUserListResponse,
+  AuthUserRevokeRoleRequest, AuthenticateRequest, AuthenticateResponse,
+} from '../../../src/etcdserver/types/auth.js'
 import type { EtcdTestClient, ServerOptions } from './client.js'
 
 /** A value as the suite compares it: bytes become latin1 strings, undefined fields disappear. */

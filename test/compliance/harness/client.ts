@@ -1,21 +1,25 @@
 // The contract every compliance adapter implements, shaped like etcd's tests/framework Client: the KV calls
-// take the DOMAIN requests of src/etcdserver/types.ts and resolve to normalized DOMAIN responses (outer
+// take the DOMAIN requests of src/etcdserver/types/ and resolve to normalized DOMAIN responses (outer
 // header filled: clusterId, memberId, revision, raftTerm), whatever transport sits in between.
+import type { ResponseHeader } from '../../../src/etcdserver/types/header.js'
 import type {
-  CompactionRequest, CompactionResponse, DeleteRangeRequest, DeleteRangeResponse, LeaseGrantRequest,
-  LeaseGrantResponse, LeaseKeepAliveRequest, LeaseKeepAliveResponse, LeaseLeasesResponse, LeaseRevokeRequest,
-  LeaseRevokeResponse, LeaseTimeToLiveRequest, LeaseTimeToLiveResponse, PutRequest, PutResponse, RangeRequest,
-  RangeResponse, ResponseHeader, TxnRequest, TxnResponse,
-} from '../../../src/etcdserver/types.js'
+  CompactionRequest, CompactionResponse, DeleteRangeRequest, DeleteRangeResponse, PutRequest, PutResponse,
+  RangeRequest, RangeResponse, TxnRequest, TxnResponse,
+} from '../../../src/etcdserver/types/kv.js'
+import type {
+  LeaseGrantRequest, LeaseGrantResponse, LeaseKeepAliveRequest, LeaseKeepAliveResponse, LeaseLeasesResponse,
+  LeaseRevokeRequest, LeaseRevokeResponse, LeaseTimeToLiveRequest, LeaseTimeToLiveResponse,
+} from '../../../src/etcdserver/types/lease.js'
 import type { TestWatchStream } from '../../helpers/watch-stream.js'
 // Auth
 import type {
-  AuthDisableResponse, AuthEnableResponse, AuthenticateRequest, AuthenticateResponse, AuthHeaderResponse,
-  AuthRoleAddRequest, AuthRoleDeleteRequest, AuthRoleGetRequest, AuthRoleGetResponse, AuthRoleGrantPermissionRequest,
-  AuthRoleListResponse, AuthRoleRevokePermissionRequest, AuthStatusResponse, AuthUserAddRequest,
-  AuthUserChangePasswordRequest, AuthUserDeleteRequest, AuthUserGetRequest, AuthUserGetResponse, AuthUserGrantRoleRequest,
-  AuthUserListResponse, AuthUserRevokeRoleRequest, MemberAddRequest,
-} from '../../../src/etcdserver/types.js'
+  AuthDisableResponse, AuthEnableResponse, AuthHeaderResponse, AuthRoleAddRequest, AuthRoleDeleteRequest,
+  AuthRoleGetRequest, AuthRoleGetResponse, AuthRoleGrantPermissionRequest, AuthRoleListResponse,
+  AuthRoleRevokePermissionRequest, AuthStatusResponse, AuthUserAddRequest, AuthUserChangePasswordRequest,
+  AuthUserDeleteRequest, AuthUserGetRequest, AuthUserGetResponse, AuthUserGrantRoleRequest, AuthUserListResponse,
+  AuthUserRevokeRoleRequest, AuthenticateRequest, AuthenticateResponse,
+} from '../../../src/etcdserver/types/auth.js'
+import type { MemberAddRequest } from '../../../src/etcdserver/types/cluster.js'
 
 /**
  * The one error shape every adapter throws for a failed call: the gRPC status code (numeric, as in

@@ -5,7 +5,7 @@
 // received response, so one deepStrictEqual still compares everything else exactly and a failure shows
 // the received value next to the matcher's label.
 import { inspect, isDeepStrictEqual } from 'node:util'
-import type { ResponseHeader } from '../../../src/etcdserver/types.js'
+import type { ResponseHeader } from '../../../src/etcdserver/types/header.js'
 
 /** What a matcher may look at besides its value: names captured earlier in the case, the response. */
 export interface MatchContext {

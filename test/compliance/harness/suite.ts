@@ -2,7 +2,7 @@
 // a supports manifest; etcd's tests/common over a Client). Each case gets a fresh server and closes it.
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
-import type { ResponseHeader } from '../../../src/etcdserver/types.js'
+import type { ResponseHeader } from '../../../src/etcdserver/types/header.js'
 import { ClientError, type Adapter, type EtcdTestClient } from './client.js'
 import { FRESH_RAFT_TERM, type Case, type KvStep, type Step, type WantError } from './case.js'
 import { KV_CASES } from '../cases/kv.js'

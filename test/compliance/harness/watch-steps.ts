@@ -2,7 +2,11 @@
 // watch steps of one case over the named streams it opens on the client under test.
 import assert from 'node:assert/strict'
 import { inspect } from 'node:util'
-import type { KeyValue, ResponseHeader, WatchCreateRequest, WatchEvent, WatchRequest, WatchResponse } from '../../../src/etcdserver/types.js'
+import type { ResponseHeader } from '../../../src/etcdserver/types/header.js'
+import type { KeyValue } from '../../../src/etcdserver/types/kv.js'
+import type {
+  WatchCreateRequest, WatchEvent, WatchRequest, WatchResponse,
+} from '../../../src/etcdserver/types/watch.js'
 import { WatchStreamEnded, type TestWatchStream } from '../../helpers/watch-stream.js'
 import type { EtcdTestClient } from './client.js'
 import { b, type Step, type View, type WantWatch, type WatchStep } from './case.js'

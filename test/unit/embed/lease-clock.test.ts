@@ -7,7 +7,7 @@ import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 import { openEtcd, type Etcd } from '../../../src/embed/etcd.js'
 import type { EtcdOptions } from '../../../src/embed/options.js'
-import type { WatchResponse } from '../../../src/etcdserver/types.js'
+import type { WatchResponse } from '../../../src/etcdserver/types/watch.js'
 import { ManualClock } from '../../../src/pkg/clock.js'
 
 const b = (s: string): Uint8Array => Buffer.from(s)

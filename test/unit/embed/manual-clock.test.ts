@@ -5,7 +5,7 @@ import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { openEtcd } from '../../../src/embed/etcd.js'
 import { ManualClock } from '../../../src/pkg/clock.js'
-import type { WatchResponse } from '../../../src/etcdserver/types.js'
+import type { WatchResponse } from '../../../src/etcdserver/types/watch.js'
 import { until } from '../../helpers/until.js'
 
 describe('ManualClock drives progress notifications', () => {

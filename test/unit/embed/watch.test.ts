@@ -5,7 +5,7 @@ import { describe, it } from 'node:test'
 import { openEtcd, type Etcd } from '../../../src/embed/etcd.js'
 import { WATCH_STREAM_BUFFER, type Watcher } from '../../../src/embed/watch.js'
 import { CompactedError, EmptyWatcherRangeError } from '../../../src/mvcc/errors.js'
-import type { WatchResponse } from '../../../src/etcdserver/types.js'
+import type { WatchResponse } from '../../../src/etcdserver/types/watch.js'
 import type { WatchId } from '../../../src/pkg/watch-id.js'
 
 const b = (s: string): Uint8Array => Buffer.from(s)

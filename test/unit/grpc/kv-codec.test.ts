@@ -6,7 +6,7 @@ import protobuf from 'protobufjs'
 import { PROTO_DIR } from '../../../src/grpc/proto.js'
 import { toDomainPut, toDomainRange, toPbPutResponse, toPbRangeResponse } from '../../../src/grpc/convert.js'
 import { decodePutRequest, decodeRangeRequest, encodePutResponse, encodeRangeResponse } from '../../../src/grpc/kv-codec.js'
-import type { KeyValue, PutResponse, RangeResponse } from '../../../src/etcdserver/types.js'
+import type { KeyValue, PutResponse, RangeResponse } from '../../../src/etcdserver/types/kv.js'
 
 const root = new protobuf.Root()
 root.resolvePath = (_origin, target) => `${PROTO_DIR}/${target}`

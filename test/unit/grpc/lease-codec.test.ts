@@ -9,7 +9,7 @@ import {
   decodeLeaseGrantRequest, decodeLeaseKeepAliveRequest, decodeLeaseRevokeRequest, encodeLeaseGrantResponse,
   encodeLeaseKeepAliveResponse, encodeLeaseRevokeResponse,
 } from '../../../src/grpc/lease-codec.js'
-import type { ResponseHeader } from '../../../src/etcdserver/types.js'
+import type { ResponseHeader } from '../../../src/etcdserver/types/header.js'
 
 const root = new protobuf.Root()
 root.resolvePath = (_origin, target) => `${PROTO_DIR}/${target}`

@@ -13,7 +13,8 @@ import {
   type DecodedWatchRequest,
 } from '../../../src/grpc/watch-codec.js'
 import { encodeWatchResponse, watchResponseSize } from '../../../src/pkg/watch-wire.js'
-import type { KeyValue, WatchCreateRequest, WatchEvent, WatchFilter, WatchResponse } from '../../../src/etcdserver/types.js'
+import type { KeyValue } from '../../../src/etcdserver/types/kv.js'
+import type { WatchCreateRequest, WatchEvent, WatchFilter, WatchResponse } from '../../../src/etcdserver/types/watch.js'
 import { Prng, seedsFromEnv } from '../../helpers/prng.js'
 import { watchIdOf, type WatchId } from '../../../src/pkg/watch-id.js'
 

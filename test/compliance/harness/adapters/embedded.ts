@@ -1,7 +1,7 @@
 // etcdlite in process: openEtcd({ memory: true }) called directly. An EtcdError's status comes from the
 // server's own TO_GRPC table, as the gRPC layer would send it; its message must itself be etcd's text.
 import { openEtcd, type Etcd } from '../../../../src/embed/etcd.js'
-import type { LeaseKeepAliveResponse } from '../../../../src/etcdserver/types.js'
+import type { LeaseKeepAliveResponse } from '../../../../src/etcdserver/types/lease.js'
 import { TO_GRPC } from '../../../../src/grpc/status.js'
 import { EtcdError } from '../../../../src/pkg/errors.js'
 import { ClientError, SUPPORTS_ALL, type Adapter, type EtcdTestClient } from '../client.js'

@@ -4,10 +4,12 @@
 // narrowed from `unknown` field by field. etcd3's copy of authpb renames the Permission.Type values
 // (Read, Write, Readwrite): they are read case-insensitively.
 import type {
-  AuthenticateResponse, AuthHeaderResponse, AuthRoleGetResponse, AuthRoleGrantPermissionRequest, AuthRoleListResponse,
+  AuthHeaderResponse, AuthRoleGetResponse, AuthRoleGrantPermissionRequest, AuthRoleListResponse,
   AuthRoleRevokePermissionRequest, AuthStatusResponse, AuthUserAddRequest, AuthUserChangePasswordRequest,
-  AuthUserGetResponse, AuthUserListResponse, MemberAddRequest, Permission, PermissionType, ResponseHeader,
-} from '../../../../src/etcdserver/types.js'
+  AuthUserGetResponse, AuthUserListResponse, AuthenticateResponse, Permission, PermissionType,
+} from '../../../../src/etcdserver/types/auth.js'
+import type { MemberAddRequest } from '../../../../src/etcdserver/types/cluster.js'
+import type { ResponseHeader } from '../../../../src/etcdserver/types/header.js'
 
 type Obj = Readonly<Record<string, unknown>>
 

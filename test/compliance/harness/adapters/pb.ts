@@ -3,13 +3,17 @@
 // Requests use proto field names and numeric enum values (the wire truth, accepted by our proto and by
 // etcd3's renamed one alike); responses are narrowed from `unknown` field by field, so a wrong wire
 // shape fails loudly instead of being coerced.
+import type { ResponseHeader } from '../../../../src/etcdserver/types/header.js'
 import type {
-  Compare, CompactionRequest, CompactionResponse, DeleteRangeRequest, DeleteRangeResponse, KeyValue, PutRequest,
-  PutResponse, RangeRequest, RangeResponse, RequestOp, ResponseHeader, ResponseOp, SortOrder, SortTarget,
-  TxnRequest, TxnResponse, CompareResult, CompareTarget, WatchEvent, WatchFilter, WatchRequest, WatchResponse,
+  CompactionRequest, CompactionResponse, Compare, CompareResult, CompareTarget, DeleteRangeRequest,
+  DeleteRangeResponse, KeyValue, PutRequest, PutResponse, RangeRequest, RangeResponse, RequestOp, ResponseOp,
+  SortOrder, SortTarget, TxnRequest, TxnResponse,
+} from '../../../../src/etcdserver/types/kv.js'
+import type {
   LeaseGrantRequest, LeaseGrantResponse, LeaseKeepAliveResponse, LeaseLeasesResponse, LeaseRevokeResponse,
   LeaseTimeToLiveRequest, LeaseTimeToLiveResponse,
-} from '../../../../src/etcdserver/types.js'
+} from '../../../../src/etcdserver/types/lease.js'
+import type { WatchEvent, WatchFilter, WatchRequest, WatchResponse } from '../../../../src/etcdserver/types/watch.js'
 import type {
   AlarmAction, AlarmRequest, AlarmResponse, AlarmType, DefragmentResponse, DowngradeResponse, HashKvRequest, HashKvResponse,
   HashResponse, MemberListResponse, MoveLeaderRequest, MoveLeaderResponse, StatusResponse,

@@ -2,7 +2,7 @@
 // the reference adapter (real etcd) alike: same bytes on the wire for both.
 import * as grpc from '@grpc/grpc-js'
 import type { ServiceError } from '@grpc/grpc-js'
-import type { LeaseKeepAliveRequest } from '../../../../src/etcdserver/types.js'
+import type { LeaseKeepAliveRequest } from '../../../../src/etcdserver/types/lease.js'
 import { loadEtcdProto } from '../../../../src/grpc/proto.js'
 import { unary, type UnaryCall } from '../../../helpers/grpc-client.js'
 import { rawWatchStream } from '../../../helpers/watch-stream.js'
