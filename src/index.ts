@@ -1,6 +1,6 @@
 // Public surface: explicit named exports only.
 export { openEtcd, Etcd } from './embed/etcd.js'
-export type { Listener } from './embed/etcd.js'
+export type { Listener } from './embed/listeners.js'
 export type { EtcdOptions, ListenOptions, ListenTlsOptions } from './embed/options.js'
 export type { JwtOptions, JwtSignMethod } from './auth/jwt-token.js'
 export { ETCD_DEFAULTS } from './embed/options.js'
