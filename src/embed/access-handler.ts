@@ -55,7 +55,7 @@ export function withAccessController(server: EtcdServer, handler: RequestListene
       badRequest(res)
       return
     }
-    req.url = withoutV3beta(req.url ?? '/')
+    if (req.url !== undefined) req.url = withoutV3beta(req.url)
     const toGateway = gateway !== undefined && isGatewayPath(req.url ?? '/')
     if (!(req.socket as Partial<TLSSocket>).encrypted) {
       // Plaintext requests must name a whitelisted host: a DNS-rebound page cannot reach the server.

@@ -5,14 +5,15 @@
 // etcd-watch.ts, etcd-lease.ts, etcd-concurrency.ts for lock and election, etcd-maintenance.ts with the
 // cluster's MemberList, etcd-auth.ts), each extending the one before, down to EtcdCore (etcd-core.ts: the
 // server, the credentials a view's calls carry, and checked()/sync(), through which every failure arrives
-// as a rejection). Etcd, last in the chain, adds what is no service: views (withToken) and the listeners and
-// close(), which Listeners (listeners.ts) implements for every view of the server. The chain takes
-// EtcdClient's order, and the order means nothing: each class uses only EtcdCore's members. A chain because
-// each public method is then written once, where it checks its input and calls the server, so nothing
-// forwards a call to another method that does the same; the core's members stay protected, out of the
-// public type; and the compiler checks it all without the `any[]` constructors TypeScript's mixins need or
-// the class-and-interface merging that copying methods onto the prototype would take. Per-service objects
-// (etcd.kv.range()) would change the public API, or need a forwarding method for every call.
+// as a rejection). Etcd, last in the chain, adds what is no service: views (withToken), and listen(),
+// listenMetrics() and close(), which check their options here and are carried out by Listeners
+// (listeners.ts), one per server, shared by its views. The chain takes EtcdClient's order, and the order
+// means nothing: each class uses only EtcdCore's members.
+// Why a chain: every public method is written once, where it checks its input and calls the server, so no
+// call passes through a second method that only hands it on; the core's members stay protected, out of the
+// public type; and the compiler checks all of it, with neither the `any[]` constructor TypeScript's mixins
+// require nor the class-and-interface merging that copying methods onto one prototype would take.
+// Per-service objects (etcd.kv.range()) would change the public API, or need a forwarding method per call.
 import type { EtcdClient } from '../client/etcd-client.js'
 import type { EtcdServer } from '../etcdserver/etcd-server.js'
 import type { CallCredentials } from '../etcdserver/types/credentials.js'

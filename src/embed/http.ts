@@ -2,11 +2,13 @@
 // /health, /metrics and /version on the client URL (same port as gRPC, see grpc/server.ts), and /metrics and
 // /health alone on --listen-metrics-urls. /health follows the version etcdlite reports: 3.5's body
 // ({"health":"true","reason":""}, ?exclude=ALARM, ?serializable=true) by default, 3.4's ({"health":"true"},
-// ?exclude=ALARM, always a linearizable check) when it reports 3.4.x, as clients parse either. Both kinds of
-// listener also serve etcd 3.5.11+'s /livez and /readyz and their per-check sub-paths (health-checks.ts).
+// ?exclude=ALARM, always a linearizable check) when it reports 3.4.x, as clients parse either (health.ts
+// has the checks). Both kinds of listener also serve etcd 3.5.11+'s /livez and /readyz and their per-check
+// sub-paths (health-checks.ts).
 // With the v2 API on (--enable-v2) the client URL is etcd's v2 handler instead (etcdserver/api/v2http):
 // /v2/..., /version, /metrics and a /health that checks the v2 store, and no /livez or /readyz, as etcd 3.5.
-// Every client URL response carries etcd's CORS headers, and OPTIONS is answered 200 (its accessController).
+// Every client URL response carries etcd's CORS headers, and OPTIONS is answered 200 (its accessController,
+// access-handler.ts).
 // The JSON gateway (src/gateway/), when given, serves /v3 and everything under /v3/ (after /v3beta/ becomes /v3/).
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http'
 import type { EtcdServer } from '../etcdserver/etcd-server.js'
