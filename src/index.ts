@@ -1,12 +1,20 @@
-// Public surface: explicit named exports only.
+// Public surface: explicit named exports only, in groups: the embedded server, the request and response
+// types, errors, clocks and logging, TLS, the remote client, then the list-watch machinery.
+
+// The embedded server.
 export { openEtcd, Etcd } from './embed/etcd.js'
-export type { Listener } from './embed/etcd.js'
+export type { Listener } from './embed/listeners.js'
 export type { EtcdOptions, ListenOptions, ListenTlsOptions } from './embed/options.js'
-export type { JwtOptions, JwtSignMethod } from './auth/jwt-token.js'
 export { ETCD_DEFAULTS } from './embed/options.js'
 export { Watcher, WatchStream, WATCH_STREAM_BUFFER } from './embed/watch.js'
 export type { WatchOptions, WatchEnd } from './embed/watch.js'
 export type { Bytes, Input } from './embed/input.js'
+export { LeaseKeepAlive } from './embed/lease.js'
+export type { LeaseKeepAliveOptions, LeaseKeepAliveEnd } from './embed/lease.js'
+export { prefixEnd } from './embed/input.js'
+export type { JwtOptions, JwtSignMethod } from './auth/jwt-token.js'
+
+// Requests and responses, as both the embedded server and the remote client take and return them.
 export type {
   AuthDisableResponse, AuthEnableResponse, AuthHeaderResponse, AuthRoleAddRequest, AuthRoleDeleteRequest,
   AuthRoleGetRequest, AuthRoleGetResponse, AuthRoleGrantPermissionRequest, AuthRoleListResponse,
@@ -37,20 +45,22 @@ export type {
 export type {
   EventType, WatchCreateRequest, WatchEvent, WatchFilter, WatchRequest, WatchResponse,
 } from './etcdserver/types/watch.js'
+
+// Errors.
 export { SnapshotError } from './etcdserver/snapshot-error.js'
 export { DataDirError } from './backend/data-dir.js'
 export type { DataDirProblem } from './backend/data-dir.js'
-export { LeaseKeepAlive } from './embed/lease.js'
-export type { LeaseKeepAliveOptions, LeaseKeepAliveEnd } from './embed/lease.js'
-export { ManualClock, realClock } from './pkg/clock.js'
-export type { Clock, ClockTimer, TimerFn } from './pkg/clock.js'
 export { EtcdError, isEtcdError } from './pkg/errors.js'
 export type { ErrorCode } from './pkg/errors.js'
 export { CompactedError, FutureRevError, EmptyWatcherRangeError } from './mvcc/errors.js'
-export { prefixEnd } from './embed/input.js'
+
+// Time and logging.
+export { ManualClock, realClock } from './pkg/clock.js'
+export type { Clock, ClockTimer, TimerFn } from './pkg/clock.js'
 export type { Logger, LogLevel } from './pkg/logger.js'
 export { createLogger } from './pkg/logger.js'
-// ---- TLS ----
+
+// TLS: certificates as etcd's flags make them, and their errors.
 export { peerTls, selfCert, serverTls } from './pkg/transport/tls-entry.js'
 export { SelfCertError } from './pkg/transport/self-cert-error.js'
 export type { SelfCertFiles, SelfCertOptions } from './pkg/transport/self-cert.js'
@@ -58,8 +68,8 @@ export type { PeerTlsInfoFlags, PeerTlsOptions, ServerTls, ServerTlsOptions, Tls
 export type { ServerTlsInfo } from './pkg/transport/tls-info.js'
 export { KeyPairError } from './pkg/transport/key-pair-error.js'
 export { TlsConfigError } from './pkg/tlsutil/tls-config-error.js'
-// ---- end TLS ----
-// ---- Remote client ----
+
+// The remote client, and the EtcdClient interface it shares with the embedded Etcd.
 export { connect } from './client/connect.js'
 export { RemoteClient } from './client/client.js'
 export { RemoteWatcher } from './client/watcher.js'
@@ -72,8 +82,8 @@ export type {
   EtcdClient, KV, Watch, Lease, Lock, Election, Maintenance, EtcdWatcher, EtcdWatchStream, EtcdLeaseKeepAlive,
   SignalOptions,
 } from './client/etcd-client.js'
-// ---- end Remote client ----
-// ---- Informers, work queues and controllers ----
+
+// Informers, work queues and controllers.
 export { SharedInformer } from './informer/shared-informer.js'
 export type { HandlerRegistration, InformerStats } from './informer/shared-informer.js'
 export { jsonDecoder, textDecoder } from './informer/options.js'
@@ -97,4 +107,3 @@ export {
 export type { RateLimiter } from './workqueue/rate-limiters.js'
 export { runController } from './controller/controller.js'
 export type { ControllerOptions, ControllerInformer, ReconcileResult } from './controller/controller.js'
-// ---- end Informers ----

@@ -81,7 +81,6 @@ export interface EtcdOptions {
    */
   readonly memberId?: bigint
   readonly clusterId?: bigint
-  // ---- Auth options ----
   /**
    * The token provider (etcd's --auth-token). 'simple': random tokens kept in memory, valid until unused for
    * authTokenTtl. `{ type: 'jwt', signMethod, privateKey, publicKey?, ttlMs? }`: signed JWTs carrying the
@@ -92,7 +91,6 @@ export interface EtcdOptions {
   readonly authTokenTtl?: number
   /** bcrypt cost of stored passwords, 4..31 (etcd's --bcrypt-cost; out of range: 10). Default 10. */
   readonly bcryptCost?: number
-  // ---- end Auth options ----
   /**
    * Serve etcd's v2 API on the client URLs (etcd's --enable-v2): /v2/keys, /v2/auth, /v2/members,
    * /v2/machines and /v2/stats, with the v2 store kept in the database (in memory with `memory`). Without
@@ -187,7 +185,6 @@ export interface ListenOptions {
   readonly grpcGateway?: boolean
 }
 
-// ---- TLS ----
 /**
  * TLS for one listener, as etcd's client TLS flags (the certificate, key and CAs as PEM text or Buffers;
  * see ServerTlsInfo for each option). gRPC and HTTPS (/health, /metrics, /version) share the port, and
@@ -202,4 +199,3 @@ export interface ListenTlsOptions extends ServerTlsInfo {
    */
   readonly logRejectedConnections?: boolean
 }
-// ---- end TLS ----

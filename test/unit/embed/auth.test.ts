@@ -1,4 +1,4 @@
-// The embedded auth API (src/embed/etcd.ts over etcdserver/authenticator.ts and apply-auth.ts): tokens bind
+// The embedded auth API (src/embed/etcd-auth.ts over etcdserver/authenticator.ts and apply-auth.ts): tokens bind
 // a view to a user; every service checks that user's permissions as etcd does, including the paths only the
 // embedded API and the lock/election servers take. The wire behaviour is covered by the compliance suite's
 // auth part against real etcd; these cases pin etcdlite's own paths and its deviations.

@@ -1,4 +1,4 @@
-// The embedded lock and election calls (src/embed/etcd.ts over etcdserver/v3lock.ts and v3election.ts):
+// The embedded lock and election calls (src/embed/etcd-concurrency.ts over etcdserver/v3lock.ts and v3election.ts):
 // a second locker waits for the first to unlock; a campaign leads once the leader resigns; observe sees it.
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
