@@ -15,7 +15,8 @@ import type { LogEntry } from './log-entry.js'
 import { startEtcd } from './start-etcd.js'
 import { logFailedToStart, logFailedToVerifyFlags } from './startup-log.js'
 
-function version(): string {
+/** etcdlite's own version (its package's), which --version and the start-up line report. */
+function etcdliteVersion(): string {
   const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }
   return pkg.version
 }
@@ -42,7 +43,7 @@ export function versionText(argv: readonly string[], env: ReadonlyMap<string, st
     'Git SHA: Not provided (etcdlite)',
     `Go Version: none (etcdlite on Node.js ${process.version})`,
     `Go OS/Arch: ${goOsArch()}`,
-    `etcdlite Version: ${version()}`,
+    `etcdlite Version: ${etcdliteVersion()}`,
     '',
   ].join('\n')
 }
@@ -115,9 +116,9 @@ export async function main(argv: readonly string[], io: MainIo = { env: process.
     return 0
   }
   const cfg = parsed.config
+  const ctx = { notes: parsed.notes, resolve: io.resolve, args: processArgs(), etcdliteVersion: etcdliteVersion() }
   // --auto-tls / --peer-auto-tls write their certificates under the data dir; with --memory there is none, so
   // they go to a private temporary directory that goes when the process stops.
-  const ctx = { notes: parsed.notes, resolve: io.resolve, args: processArgs(), etcdliteVersion: version() }
   if (!cfg.memory || !(cfg.clientTls.autoTls || cfg.peerTls.autoTls)) return startEtcd(cfg, { ...ctx, certDir: cfg.dataDir })
   const certDir = await mkdtemp(join(tmpdir(), 'etcdlite-auto-tls-'))
   try {

@@ -1,7 +1,7 @@
 // The configuration etcdlite runs with, as etcd's embed.StartEtcd hands its etcdserver a ServerConfig: the
 // settings of a validated embed.Config that etcdlite acts on, in the units and types its server takes
-// (milliseconds, numbers, parsed URLs). Types only: config.ts builds it, start-etcd.ts and the start-up log
-// read it.
+// (milliseconds, numbers, listener URLs split into host and port). Types only, so that what reads them costs
+// no module at start: config.ts builds a Config and start-etcd.ts starts the server from it.
 import type { TlsInfoFlags } from '../pkg/transport/server-tls.js'
 import type { LogLevel } from '../pkg/logger.js'
 

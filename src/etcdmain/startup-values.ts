@@ -1,5 +1,6 @@
-// Values as etcd's start-up lines write them, each as the Go code etcd logs it with writes it: go-humanize's
-// byte sizes, version.Cluster, the retention embed.StartEtcd prints, Go's GOARCH and a signal's name.
+// Values in etcd's start-up lines, written exactly as the Go code etcd formats them with, because tools parse
+// those lines: go-humanize's Bytes, version.Cluster, embed's parseCompactionRetention, runtime.GOARCH and
+// os.Signal's String.
 import { GoDuration, parseGoDuration } from '../pkg/duration.js'
 
 /** etcd's DefaultQuotaBytes (2 GiB) and how humanize.Bytes writes it. */
