@@ -2,13 +2,15 @@
 // the initial cluster (PeerURLsMapAndToken), that it names this member with the URLs it advertises
 // (VerifyBootstrap / VerifyJoinExisting, advertiseMatchesCluster with netutil.URLStringsEqual), then
 // joining: etcdlite serves one member, so a larger cluster, a discovery service or the v2 proxy is refused
-// with a message of its own. A data dir that already holds a member skips all of it, as in etcd.
+// with a message of its own. A data dir that already holds a member skips all of it, as in etcd. Also the
+// member and cluster IDs a new cluster gets, as etcd computes them for its initial members
+// (membership.NewMember's computeMemberId, with no time suffix, and RaftCluster.genID).
+import { createHash } from 'node:crypto'
 import { lookup } from 'node:dns/promises'
 import { StartError } from './errors.js'
 import { goQuote } from '../pkg/go-quote.js'
 import { parseGoUrl, type GoUrl } from '../pkg/go-url.js'
 import { isGoIp, splitHostPort } from '../pkg/transport/host-port.js'
-import { computeMemberId, genClusterId } from './membership.js'
 import { newUrlsMap, urlsMapString, type UrlsMap } from './urls.js'
 
 /** What the bootstrap checks read of the configuration (see Config). */
@@ -41,6 +43,20 @@ export function peerUrlsMapAndToken(cfg: BootstrapConfig): { urlsmap: UrlsMap; t
   } catch (err) {
     throw new StartError(`error setting up initial cluster: ${err instanceof Error ? err.message : String(err)}`)
   }
+}
+
+/** membership.computeMemberId: SHA-1 over the sorted peer URLs joined with nothing, then the cluster token; first 8 bytes. */
+export function computeMemberId(peerUrls: readonly string[], token: string): bigint {
+  const joined = [...peerUrls].sort().join('')
+  return createHash('sha1').update(joined + token, 'utf8').digest().readBigUInt64BE(0)
+}
+
+/** RaftCluster.genID: SHA-1 over the sorted member IDs as 8-byte big-endian each; first 8 bytes. */
+export function genClusterId(memberIds: readonly bigint[]): bigint {
+  const ids = [...memberIds].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+  const buf = Buffer.alloc(8 * ids.length)
+  ids.forEach((id, i) => buf.writeBigUInt64BE(id, 8 * i))
+  return createHash('sha1').update(buf).digest().readBigUInt64BE(0)
 }
 
 /** The IDs a new cluster built from this configuration has: this member's and the cluster's. */

@@ -1,7 +1,7 @@
 // The usage etcd prints after a flag error (to stderr) and its help (-h, --help; to stdout), in etcd's
 // shape and in etcdlite's words: every flag under etcd's headings with its default, marked when it has no
 // effect here or is etcdlite's own.
-import { ETCDLITE_FLAGS, IGNORED_FLAGS, newFlags, type Flags } from './config.js'
+import { ETCDLITE_FLAGS, IGNORED_FLAGS, newFlags, type Flags } from './config-flags.js'
 
 /** etcd's usageline: what Go's flag package prints after a parse error, and before the help. */
 export const USAGE = `Usage:

@@ -5,11 +5,12 @@
 // peer traffic", ...), which describe machinery etcdlite does not have and nothing is known to wait for.
 import { availableParallelism } from 'node:os'
 import { join } from 'node:path'
-import { GoDuration, parseGoDuration } from '../pkg/duration.js'
+import { GoDuration } from '../pkg/duration.js'
 import type { ZapLogger } from '../pkg/logger.js'
 import type { LogEntry } from './log-entry.js'
 import type { DowngradeInfo } from '../etcdserver/types/maintenance.js'
-import type { Traffic } from '../grpc/server.js'
+import type { Member, ServingListener, StartupFacts } from './startup-facts.js'
+import { clusterVersion, compactionRetention, DEFAULT_QUOTA_BYTES, goArch, goSignalName, humanizeBytes } from './startup-values.js'
 
 /** etcd's call sites (zap's short caller) in v3.5.17, one per line logged here. */
 const AT = {
@@ -55,92 +56,7 @@ const AT = {
   receivedSignal: 'osutil/interrupt_unix.go:64',
 } as const
 
-/** etcd's DefaultQuotaBytes (2 GiB) and how humanize.Bytes writes it. */
-const DEFAULT_QUOTA_BYTES = 2 * 1024 * 1024 * 1024
-
-/** go-humanize's Bytes: SI units, one decimal below 10 ("2.1 GB", "8.6 GB", "512 MB"). */
-export function humanizeBytes(n: number): string {
-  if (n < 10) return `${n} B`
-  const units = ['B', 'kB', 'MB', 'GB', 'TB', 'PB', 'EB']
-  const e = Math.floor(Math.log(n) / Math.log(1000))
-  const v = Math.floor((n / 1000 ** e) * 10 + 0.5) / 10
-  return v < 10 ? `${v.toFixed(1)} ${units[e] as string}` : `${v.toFixed(0)} ${units[e] as string}`
-}
-
-/** etcd's version.Cluster: major.minor of a version. */
-export function clusterVersion(v: string): string {
-  const parts = v.split('.')
-  return parts.length <= 2 ? v : `${parts[0] as string}.${parts[1] as string}`
-}
-
-/** etcd's parseCompactionRetention: a bare number is hours (periodic) or revisions (as nanoseconds). */
-function compactionRetention(mode: string, retention: string): GoDuration {
-  if (/^\d+$/.test(retention)) return new GoDuration(mode === 'revision' ? Number(retention) : Number(retention) * 3600e9)
-  try {
-    return new GoDuration(parseGoDuration(retention))
-  } catch {
-    return new GoDuration(0)
-  }
-}
-
-/** Go's GOARCH for Node's process.arch. */
-function goArch(arch: string): string {
-  return ({ x64: 'amd64', ia32: '386' } as Readonly<Record<string, string>>)[arch] ?? arch
-}
-
-/** Go's Signal.String for the signals etcd handles. */
-export function goSignalName(signal: NodeJS.Signals): string {
-  return signal === 'SIGTERM' ? 'terminated' : signal === 'SIGINT' ? 'interrupt' : signal
-}
-
-/** The configuration the start-up lines report. */
-export interface StartupFacts {
-  readonly name: string
-  readonly dataDir: string
-  /** etcdlite's --memory: nothing on disk. */
-  readonly memory: boolean
-  /** The etcd version etcdlite reports (--etcd-version). */
-  readonly etcdVersion: string
-  readonly etcdliteVersion: string
-  /** The data dir already held a member (a restart). */
-  readonly memberInitialized: boolean
-  readonly heartbeatIntervalMs: number
-  readonly electionTimeoutMs: number
-  readonly initialAdvertisePeerUrls: readonly string[]
-  readonly listenPeerUrls: readonly string[]
-  readonly listenClientUrls: readonly string[]
-  /** --listen-client-http-urls given: gRPC and HTTP have listeners of their own. */
-  readonly splitHttp: boolean
-  /** --advertise-client-urls; undefined: the bound client URLs, known once listening. */
-  readonly advertiseClientUrls: readonly string[] | undefined
-  readonly listenMetricsUrls: readonly string[]
-  /** --initial-cluster, as given or etcd's default from the name and peer URLs. */
-  readonly initialCluster: string
-  readonly initialClusterToken: string
-  readonly initialClusterState: string
-  readonly quotaBackendBytes: number
-  readonly maxRequestBytes: number
-  readonly autoCompactionMode: string
-  readonly autoCompactionRetention: string
-  /** --auth-token is simple (etcd warns that those tokens are not signed). */
-  readonly simpleToken: boolean
-}
-
-/** The server's identity, known once the store is open. */
-export interface Member {
-  readonly memberId: bigint
-  readonly clusterId: bigint
-}
-
 const hex = (id: bigint): string => id.toString(16)
-
-/** A client listener that serves. */
-export interface ServingListener {
-  /** host:port bound. */
-  readonly address: string
-  readonly secure: boolean
-  readonly traffic: Traffic
-}
 
 /** The start-up and shutdown lines of one `etcd` process, in etcd's order. */
 export class StartupLog {

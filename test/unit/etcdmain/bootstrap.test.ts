@@ -2,9 +2,10 @@
 // etcdlite's refusals of what it does not do (more members, discovery, the v2 proxy), and the IDs.
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
-import { verifyBootstrap, type BootstrapConfig, type Resolver } from '../../../src/etcdmain/bootstrap.js'
-import { computeMemberId, genClusterId } from '../../../src/etcdmain/membership.js'
-import { flagSetOf, IGNORED_FLAGS, newFlags, parseArgs, type Config } from '../../../src/etcdmain/config.js'
+import { computeMemberId, genClusterId, verifyBootstrap, type BootstrapConfig, type Resolver } from '../../../src/etcdmain/bootstrap.js'
+import { parseArgs } from '../../../src/etcdmain/config.js'
+import { flagSetOf, IGNORED_FLAGS, newFlags } from '../../../src/etcdmain/config-flags.js'
+import type { Config } from '../../../src/etcdmain/server-config.js'
 import { flagsHelp, HELP_FLAGS } from '../../../src/etcdmain/help.js'
 import { startIdentity } from '../../../src/etcdserver/identity.js'
 import { openEtcd } from '../../../src/embed/etcd.js'
@@ -86,12 +87,12 @@ describe('IDs', () => {
     assert.equal(computeMemberId(['http://b:1', 'http://a:1'], 't'), computeMemberId(['http://a:1', 'http://b:1'], 't'))
   })
   it('a new store takes the given IDs; a store that has IDs keeps them', async () => {
-    const cfg = (args: readonly string[]): Config => {
-      const r = parseArgs(args, { defaultHost: () => ({ error: 'none' }) })
+    const cfg = async (args: readonly string[]): Promise<Config> => {
+      const r = await parseArgs(args, { defaultHost: () => ({ error: 'none' }) })
       if (r.kind !== 'run') throw new Error('not a run')
       return r.config
     }
-    const c = cfg(['--initial-cluster-token', 't1'])
+    const c = await cfg(['--initial-cluster-token', 't1'])
     const etcd = await openEtcd({ memory: true, memberId: c.memberId, clusterId: c.clusterId })
     try {
       const h = (await etcd.range({ key: 'k' })).header

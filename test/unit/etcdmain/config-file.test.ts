@@ -4,7 +4,8 @@
 // built from etcd 3.4.23's Go source on this machine).
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
-import { parseArgs, type Config, type ParseIo } from '../../../src/etcdmain/config.js'
+import { parseArgs, type ParseIo } from '../../../src/etcdmain/config.js'
+import type { Config } from '../../../src/etcdmain/server-config.js'
 import type { LogEntry } from '../../../src/etcdmain/log-entry.js'
 
 const PATH = '/etc/etcd/etcd.conf.yml'
@@ -20,14 +21,14 @@ function io(text: string, extra: Partial<ParseIo> = {}): ParseIo {
   }
 }
 
-function fromFile(text: string, args: readonly string[] = [], extra: Partial<ParseIo> = {}): Config {
-  const r = parseArgs(['--config-file', PATH, ...args], io(text, extra))
+async function fromFile(text: string, args: readonly string[] = [], extra: Partial<ParseIo> = {}): Promise<Config> {
+  const r = await parseArgs(['--config-file', PATH, ...args], io(text, extra))
   if (r.kind !== 'run') throw new Error('not a run')
   return r.config
 }
 
-function refused(text: string, name: string, message: string): void {
-  assert.throws(() => parseArgs(['--config-file', PATH], io(text)), (e: unknown) => {
+async function refused(text: string, name: string, message: string): Promise<void> {
+  await assert.rejects(parseArgs(['--config-file', PATH], io(text)), (e: unknown) => {
     assert.ok(e instanceof Error)
     assert.deepEqual([e.name, e.message], [name, message])
     return true
@@ -90,8 +91,8 @@ auto-compaction-retention: "1"
 `
 
 describe('--config-file', () => {
-  it("reads etcd's sample file", () => {
-    const cfg = fromFile(SAMPLE)
+  it("reads etcd's sample file", async () => {
+    const cfg = await fromFile(SAMPLE)
     assert.equal(cfg.name, 'default')
     assert.equal(cfg.dataDir, 'default.etcdlite')
     assert.equal(cfg.enableV2, true)
@@ -105,8 +106,8 @@ describe('--config-file', () => {
     assert.equal(cfg.proxy, 'off')
   })
 
-  it('takes the nested TLS blocks, lists, URL lists and durations', () => {
-    const cfg = fromFile(`
+  it('takes the nested TLS blocks, lists, URL lists and durations', async () => {
+    const cfg = await fromFile(`
 listen-client-urls: https://127.0.0.1:2379,http://127.0.0.1:2378
 advertise-client-urls: https://10.0.0.1:2379
 client-transport-security:
@@ -148,27 +149,27 @@ cors: http://x.example:1
     assert.deepEqual(cfg.corsOrigins, ['http://x.example:1'])
   })
 
-  it('ignores the command line and the environment, and says so', () => {
+  it('ignores the command line and the environment, and says so', async () => {
     const logs: LogEntry[] = []
-    const cfg = fromFile("name: 'file'\n", ['--name', 'flag', '--max-txn-ops', '3'], { env: [['ETCD_NAME', 'env'], ['ETCD_MAX_TXN_OPS', '5']], log: (e) => logs.push(e) })
+    const cfg = await fromFile("name: 'file'\n", ['--name', 'flag', '--max-txn-ops', '3'], { env: [['ETCD_NAME', 'env'], ['ETCD_MAX_TXN_OPS', '5']], log: (e) => logs.push(e) })
     assert.equal(cfg.name, 'file')
     assert.equal(cfg.maxTxnOps, 128)
     assert.ok(logs.some((l) => l.msg === 'loaded server configuration, other configuration command line flags and environment variables will be ignored if provided' && l.fields?.['path'] === PATH))
     assert.ok(!logs.some((l) => l.msg === 'unrecognized environment variable'), 'the environment is not looked at')
   })
 
-  it('is found through ETCD_CONFIG_FILE too', () => {
-    const r = parseArgs([], io("name: 'from-env-file'\n", { env: [['ETCD_CONFIG_FILE', PATH]] }))
+  it('is found through ETCD_CONFIG_FILE too', async () => {
+    const r = await parseArgs([], io("name: 'from-env-file'\n", { env: [['ETCD_CONFIG_FILE', PATH]] }))
     assert.equal(r.kind === 'run' ? r.config.name : undefined, 'from-env-file')
   })
 
-  it('reads YAML 1.1 scalars and keys as Go does: yes is true, keys match ignoring case, null keeps the default, the last duplicate wins', () => {
-    const cfg = fromFile('enable-v2: yes\nName: Foo\nmax-txn-ops: ~\nmax-request-bytes: 10\nmax-request-bytes: 0x20\n')
+  it('reads YAML 1.1 scalars and keys as Go does: yes is true, keys match ignoring case, null keeps the default, the last duplicate wins', async () => {
+    const cfg = await fromFile('enable-v2: yes\nName: Foo\nmax-txn-ops: ~\nmax-request-bytes: 10\nmax-request-bytes: 0x20\n')
     assert.deepEqual([cfg.enableV2, cfg.name, cfg.maxTxnOps, cfg.maxRequestBytes], [true, 'Foo', 128, 32])
   })
 
-  it('a discovery URL drops the default initial cluster', () => {
-    assert.equal(fromFile('discovery: https://d.example/t\n').initialCluster, '')
+  it('a discovery URL drops the default initial cluster', async () => {
+    assert.equal((await fromFile('discovery: https://d.example/t\n')).initialCluster, '')
   })
 
   const errors: ReadonlyArray<readonly [string, string, string]> = [
@@ -194,16 +195,16 @@ cors: http://x.example:1
     ['proxy-read-timeout: x', 'VerifyFlagsError', 'error unmarshaling JSON: while decoding JSON: json: cannot unmarshal string into Go struct field configProxy.proxy-read-timeout of type uint'],
   ]
   for (const [text, name, message] of errors) {
-    it(`${JSON.stringify(text)}: ${message}`, () => refused(text, name, message))
+    it(`${JSON.stringify(text)}: ${message}`, async () => await refused(text, name, message))
   }
 
-  it('YAML that does not parse: "error converting YAML to JSON: yaml: line N: ..."', () => {
-    assert.throws(() => parseArgs(['--config-file', PATH], io('name: a\nb: [1\n')), (e: unknown) => e instanceof Error && e.name === 'VerifyFlagsError' && e.message.startsWith('error converting YAML to JSON: yaml: line '))
+  it('YAML that does not parse: "error converting YAML to JSON: yaml: line N: ..."', async () => {
+    await assert.rejects(parseArgs(['--config-file', PATH], io('name: a\nb: [1\n')), (e: unknown) => e instanceof Error && e.name === 'VerifyFlagsError' && e.message.startsWith('error converting YAML to JSON: yaml: line '))
   })
-  it('an invalid proxy value: etcd logs it with the standard logger and exits', () => {
-    assert.throws(() => parseArgs(['--config-file', PATH], io('proxy: maybe\n')), (e: unknown) => e instanceof Error && e.name === 'ExitError' && /^\d{4}\/\d\d\/\d\d \d\d:\d\d:\d\d unexpected error setting up proxyFlag: invalid value$/.test(e.message))
+  it('an invalid proxy value: etcd logs it with the standard logger and exits', async () => {
+    await assert.rejects(parseArgs(['--config-file', PATH], io('proxy: maybe\n')), (e: unknown) => e instanceof Error && e.name === 'ExitError' && /^\d{4}\/\d\d\/\d\d \d\d:\d\d:\d\d unexpected error setting up proxyFlag: invalid value$/.test(e.message))
   })
-  it('a file that cannot be read', () => {
-    assert.throws(() => parseArgs(['--config-file', '/nope.yml'], io('')), { name: 'VerifyFlagsError', message: 'open /nope.yml: no such file or directory' })
+  it('a file that cannot be read', async () => {
+    await assert.rejects(parseArgs(['--config-file', '/nope.yml'], io('')), { name: 'VerifyFlagsError', message: 'open /nope.yml: no such file or directory' })
   })
 })

@@ -3,12 +3,13 @@
 // by serverTls: see e2e/etcd-flags.test.ts).
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
-import { parseArgs, type ClientTlsFlags, type Config } from '../../../src/etcdmain/config.js'
+import { parseArgs } from '../../../src/etcdmain/config.js'
+import type { ClientTlsFlags, Config } from '../../../src/etcdmain/server-config.js'
 
 const NO_HOST = { defaultHost: () => ({ error: 'no default host in tests' }) }
 
-function config(args: readonly string[]): Config {
-  const r = parseArgs(args, NO_HOST)
+async function config(args: readonly string[]): Promise<Config> {
+  const r = await parseArgs(args, NO_HOST)
   assert.equal(r.kind, 'run')
   if (r.kind !== 'run') throw new Error('unreachable')
   return r.config
@@ -56,8 +57,8 @@ describe('client TLS flags', () => {
     },
   ]
   for (const c of ok) {
-    it(c.name, () => {
-      const cfg = config(c.args)
+    it(c.name, async () => {
+      const cfg = await config(c.args)
       assert.deepEqual({ secure: cfg.listenClientUrls.map((u) => u.secure), clientTls: cfg.clientTls }, c.want)
     })
   }
@@ -83,13 +84,13 @@ describe('client TLS flags', () => {
     },
   ]
   for (const c of bad) {
-    it(`refused: ${c.name}`, () => {
-      assert.throws(() => parseArgs(c.args, NO_HOST), { name: c.error, message: c.message })
+    it(`refused: ${c.name}`, async () => {
+      await assert.rejects(parseArgs(c.args, NO_HOST), { name: c.error, message: c.message })
     })
   }
 
-  it('--advertise-client-urls takes https:// URLs, sorted as etcd sorts them', () => {
-    assert.deepEqual(config(['--advertise-client-urls', 'https://node1.example:2379,http://node1.example:2380']).advertiseClientUrls, [
+  it('--advertise-client-urls takes https:// URLs, sorted as etcd sorts them', async () => {
+    assert.deepEqual((await config(['--advertise-client-urls', 'https://node1.example:2379,http://node1.example:2380'])).advertiseClientUrls, [
       'http://node1.example:2380',
       'https://node1.example:2379',
     ])

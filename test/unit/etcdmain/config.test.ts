@@ -2,28 +2,29 @@
 // the ETCD_* environment and its warnings, etcd's checks with their texts, and the IDs of a new member.
 // The texts were checked against etcd 3.4.23 where 3.5 words them the same, and read from 3.5.17's source.
 import assert from 'node:assert/strict'
-import { describe, it } from 'node:test'
-import { parseArgs, type Config, type ParseIo } from '../../../src/etcdmain/config.js'
+import { before, describe, it } from 'node:test'
+import { parseArgs, type ParseIo } from '../../../src/etcdmain/config.js'
+import type { Config } from '../../../src/etcdmain/server-config.js'
 import type { LogEntry } from '../../../src/etcdmain/log-entry.js'
 
 const NO_HOST: ParseIo = { defaultHost: () => ({ error: 'no default host in tests' }) }
 
-function config(args: readonly string[], io: ParseIo = {}): Config {
-  const r = parseArgs(args, { ...NO_HOST, ...io })
+async function config(args: readonly string[], io: ParseIo = {}): Promise<Config> {
+  const r = await parseArgs(args, { ...NO_HOST, ...io })
   assert.equal(r.kind, 'run')
   if (r.kind !== 'run') throw new Error('unreachable')
   return r.config
 }
 
 /** The lines parsing logs, and its config. */
-function logged(args: readonly string[], env: readonly (readonly [string, string])[]): { cfg: Config; logs: LogEntry[] } {
+async function logged(args: readonly string[], env: readonly (readonly [string, string])[]): Promise<{ cfg: Config; logs: LogEntry[] }> {
   const logs: LogEntry[] = []
-  const cfg = config(args, { env, log: (e) => logs.push(e) })
+  const cfg = await config(args, { env, log: (e) => logs.push(e) })
   return { cfg, logs }
 }
 
-function refused(args: readonly string[], name: string, message: string, io: ParseIo = {}): void {
-  assert.throws(() => parseArgs(args, { ...NO_HOST, ...io }), (e: unknown) => {
+async function refused(args: readonly string[], name: string, message: string, io: ParseIo = {}): Promise<void> {
+  await assert.rejects(parseArgs(args, { ...NO_HOST, ...io }), (e: unknown) => {
     assert.ok(e instanceof Error)
     assert.equal(e.name, name)
     assert.equal(e.message, message)
@@ -32,28 +33,28 @@ function refused(args: readonly string[], name: string, message: string, io: Par
 }
 
 describe("Go's flag syntax", () => {
-  it('-flag and --flag, =value and a separate value, all alike', () => {
-    for (const args of [['-name', 'a'], ['--name', 'a'], ['-name=a'], ['--name=a']]) assert.equal(config(args).name, 'a')
+  it('-flag and --flag, =value and a separate value, all alike', async () => {
+    for (const args of [['-name', 'a'], ['--name', 'a'], ['-name=a'], ['--name=a']]) assert.equal((await config(args)).name, 'a')
   })
-  it('a flag given twice keeps the last value', () => {
-    assert.equal(config(['--name', 'a', '--name', 'b']).name, 'b')
-    assert.equal(config(['--max-txn-ops', '5', '--max-txn-ops=7']).maxTxnOps, 7)
+  it('a flag given twice keeps the last value', async () => {
+    assert.equal((await config(['--name', 'a', '--name', 'b'])).name, 'b')
+    assert.equal((await config(['--max-txn-ops', '5', '--max-txn-ops=7'])).maxTxnOps, 7)
   })
-  it('bools: --flag is true, --flag=false is false, and a separate word is not their value', () => {
-    assert.equal(config(['--memory']).memory, true)
-    assert.equal(config(['--memory=false']).memory, false)
-    assert.equal(config(['--memory=t', '--memory=F']).memory, false)
-    refused(['--memory', 'false'], 'VerifyFlagsError', "'false' is not a valid flag")
+  it('bools: --flag is true, --flag=false is false, and a separate word is not their value', async () => {
+    assert.equal((await config(['--memory'])).memory, true)
+    assert.equal((await config(['--memory=false'])).memory, false)
+    assert.equal((await config(['--memory=t', '--memory=F'])).memory, false)
+    await refused(['--memory', 'false'], 'VerifyFlagsError', "'false' is not a valid flag")
   })
-  it("integers take Go's base prefixes and underscores", () => {
-    assert.equal(config(['--max-txn-ops', '0x10']).maxTxnOps, 16)
-    assert.equal(config(['--max-txn-ops', '010']).maxTxnOps, 8)
-    assert.equal(config(['--max-txn-ops', '0b11']).maxTxnOps, 3)
-    assert.equal(config(['--max-txn-ops', '1_000']).maxTxnOps, 1000)
+  it("integers take Go's base prefixes and underscores", async () => {
+    assert.equal((await config(['--max-txn-ops', '0x10'])).maxTxnOps, 16)
+    assert.equal((await config(['--max-txn-ops', '010'])).maxTxnOps, 8)
+    assert.equal((await config(['--max-txn-ops', '0b11'])).maxTxnOps, 3)
+    assert.equal((await config(['--max-txn-ops', '1_000'])).maxTxnOps, 1000)
   })
-  it('"--" ends the flags; what follows is refused as etcd refuses positional arguments', () => {
-    assert.equal(config(['--name', 'a', '--']).name, 'a')
-    refused(['--', '--name', 'a'], 'VerifyFlagsError', "'--name' is not a valid flag")
+  it('"--" ends the flags; what follows is refused as etcd refuses positional arguments', async () => {
+    assert.equal((await config(['--name', 'a', '--'])).name, 'a')
+    await refused(['--', '--name', 'a'], 'VerifyFlagsError', "'--name' is not a valid flag")
   })
   const bad: ReadonlyArray<readonly [readonly string[], string]> = [
     [['--no-such-flag'], 'flag provided but not defined: -no-such-flag'],
@@ -81,22 +82,25 @@ describe("Go's flag syntax", () => {
     [['--cors', 'x'], 'invalid value "x" for flag -cors: URL scheme must be http, https, unix, or unixs: x'],
   ]
   for (const [args, message] of bad) {
-    it(`${args.join(' ')}: ${message}`, () => refused(args, 'FlagParseError', message))
+    it(`${args.join(' ')}: ${message}`, async () => await refused(args, 'FlagParseError', message))
   }
-  it('-h and -help ask for help (Go: they are not defined flags)', () => {
-    for (const a of ['-h', '--help', '-help', '--h']) refused([a], 'HelpRequested', 'flag: help requested')
+  it('-h and -help ask for help (Go: they are not defined flags)', async () => {
+    for (const a of ['-h', '--help', '-help', '--h']) await refused([a], 'HelpRequested', 'flag: help requested')
   })
-  it('--version wins over everything after the flags parse, even an invalid configuration', () => {
-    assert.deepEqual(parseArgs(['--version', '--heartbeat-interval', '0'], NO_HOST), { kind: 'version' })
+  it('--version wins over everything after the flags parse, even an invalid configuration', async () => {
+    assert.deepEqual(await parseArgs(['--version', '--heartbeat-interval', '0'], NO_HOST), { kind: 'version' })
   })
-  it("etcd's ignored flags are taken without a value and change nothing", () => {
-    const cfg = config(['--snapshot', '--v', '--peer-election-timeout=abc', '--name', 'x'])
+  it("etcd's ignored flags are taken without a value and change nothing", async () => {
+    const cfg = await config(['--snapshot', '--v', '--peer-election-timeout=abc', '--name', 'x'])
     assert.equal(cfg.name, 'x')
   })
 })
 
 describe('defaults are etcd 3.5.17\'s', () => {
-  const cfg = config([])
+  let cfg: Config
+  before(async () => {
+    cfg = await config([])
+  })
   it('member, cluster and limits', () => {
     assert.equal(cfg.name, 'default')
     assert.equal(cfg.dataDir, 'default.etcdlite')
@@ -135,34 +139,34 @@ describe('defaults are etcd 3.5.17\'s', () => {
 })
 
 describe('values as etcd keeps them', () => {
-  it('URL lists: sorted, deduplicated, Go-normalised (scheme lower case)', () => {
-    const cfg = config(['--advertise-client-urls', 'http://b:1,HTTP://a:1,http://b:1'])
+  it('URL lists: sorted, deduplicated, Go-normalised (scheme lower case)', async () => {
+    const cfg = await config(['--advertise-client-urls', 'http://b:1,HTTP://a:1,http://b:1'])
     assert.deepEqual(cfg.advertiseClientUrls, ['http://a:1', 'http://b:1'])
   })
-  it('--listen-client-urls alone: etcdlite advertises what it binds', () => {
-    assert.equal(config(['--listen-client-urls', 'http://127.0.0.1:0']).advertiseClientUrls, undefined)
+  it('--listen-client-urls alone: etcdlite advertises what it binds', async () => {
+    assert.equal((await config(['--listen-client-urls', 'http://127.0.0.1:0'])).advertiseClientUrls, undefined)
   })
-  it('--log-outputs and --host-whitelist are sets; --cipher-suites a list in order', () => {
-    const cfg = config(['--log-outputs', 'stdout,stderr,stdout', '--host-whitelist', 'b,a', '--cipher-suites', 'Y,X'])
+  it('--log-outputs and --host-whitelist are sets; --cipher-suites a list in order', async () => {
+    const cfg = await config(['--log-outputs', 'stdout,stderr,stdout', '--host-whitelist', 'b,a', '--cipher-suites', 'Y,X'])
     assert.deepEqual(cfg.logOutputs, ['stderr', 'stdout'])
     assert.deepEqual(cfg.hostWhitelist, ['a', 'b'])
     assert.deepEqual(cfg.cipherSuites, ['Y', 'X'])
   })
-  it('--log-level takes zap\'s levels, in either case', () => {
+  it('--log-level takes zap\'s levels, in either case', async () => {
     for (const [v, want] of [['debug', 'debug'], ['WARN', 'warn'], ['panic', 'panic'], ['fatal', 'fatal'], ['', 'info']] as const) {
-      assert.equal(config(['--log-level', v]).logLevel, want)
+      assert.equal((await config(['--log-level', v])).logLevel, want)
     }
   })
-  it('durations: etcd raises the watch progress interval to 100ms and keeps 10m for zero or less', () => {
-    const ms = (v: string): number => config(['--experimental-watch-progress-notify-interval', v]).watchProgressNotifyIntervalMs
-    assert.equal(ms('2s'), 2000)
-    assert.equal(ms('10ms'), 100)
-    assert.equal(ms('0'), 600_000)
-    assert.equal(ms('-5s'), 600_000)
-    assert.equal(config(['--grpc-keepalive-min-time', '1m30s']).grpcKeepAliveMinTimeMs, 90_000)
+  it('durations: etcd raises the watch progress interval to 100ms and keeps 10m for zero or less', async () => {
+    const ms = async (v: string): Promise<number> => (await config(['--experimental-watch-progress-notify-interval', v])).watchProgressNotifyIntervalMs
+    assert.equal(await ms('2s'), 2000)
+    assert.equal(await ms('10ms'), 100)
+    assert.equal(await ms('0'), 600_000)
+    assert.equal(await ms('-5s'), 600_000)
+    assert.equal((await config(['--grpc-keepalive-min-time', '1m30s'])).grpcKeepAliveMinTimeMs, 90_000)
   })
-  it('TLS settings, client and peer', () => {
-    const cfg = config([
+  it('TLS settings, client and peer', async () => {
+    const cfg = await config([
       '--client-crl-file', '/crl', '--client-cert-file', '/cc', '--client-key-file', '/ck', '--auto-tls', '--client-cert-allowed-hostname', 'h1,h2',
       '--peer-cert-file', '/pc', '--peer-key-file', '/pk', '--peer-trusted-ca-file', '/pca', '--peer-client-cert-auth', '--peer-crl-file', '/pcrl',
       '--peer-auto-tls', '--peer-cert-allowed-cn', 'cn1', '--peer-client-cert-file', '/pcc', '--peer-client-key-file', '/pck', '--peer-cert-allowed-hostname', 'ph', '--tls-max-version', 'TLS1.3', '--self-signed-cert-validity', '3',
@@ -177,8 +181,8 @@ describe('values as etcd keeps them', () => {
     assert.equal(cfg.tlsMaxVersion, 'TLS1.3')
     assert.equal(cfg.selfSignedCertValidity, 3)
   })
-  it("etcdlite's own flags", () => {
-    const cfg = config(['--memory', '--etcd-version', '3.4.23', '--index-checkpoint-entries', '8', '--restore-snapshot', '/s.db'])
+  it("etcdlite's own flags", async () => {
+    const cfg = await config(['--memory', '--etcd-version', '3.4.23', '--index-checkpoint-entries', '8', '--restore-snapshot', '/s.db'])
     assert.deepEqual([cfg.memory, cfg.etcdVersion, cfg.indexCheckpointEntries, cfg.restoreSnapshot], [true, '3.4.23', 8, '/s.db'])
   })
 })
@@ -207,11 +211,11 @@ describe("etcd's checks of the configuration (failed to verify flags)", () => {
     [['--experimental-enable-distributed-tracing', '--experimental-distributed-tracing-sampling-rate', '-1'], 'distributed tracing configurition is not valid: (tracing sampling rate must be positive)'],
   ]
   for (const [args, message] of cases) {
-    it(`${args.join(' ')}: ${message}`, () => refused(args, 'VerifyFlagsError', message))
+    it(`${args.join(' ')}: ${message}`, async () => await refused(args, 'VerifyFlagsError', message))
   }
-  it('an unknown --log-level makes etcd panic', () => refused(['--log-level', 'loud'], 'PanicError', 'unrecognized level: "loud"'))
-  it('a bad auto-compaction retention fails the start, as in etcd', () => {
-    refused(['--auto-compaction-retention', 'abc'], 'StartError', 'error parsing CompactionRetention: time: invalid duration "abc"')
+  it('an unknown --log-level makes etcd panic', async () => await refused(['--log-level', 'loud'], 'PanicError', 'unrecognized level: "loud"'))
+  it('a bad auto-compaction retention fails the start, as in etcd', async () => {
+    await refused(['--auto-compaction-retention', 'abc'], 'StartError', 'error parsing CompactionRetention: time: invalid duration "abc"')
   })
 })
 
@@ -232,20 +236,20 @@ describe('--auth-token, --auth-token-ttl, --bcrypt-cost', () => {
     { args: ['--auth-token', 'jwt,priv-key=/k'], want: 'auth: invalid auth options' },
   ]
   for (const c of cases) {
-    it(`${c.args.join(' ') || '(defaults)'}`, () => {
+    it(`${c.args.join(' ') || '(defaults)'}`, async () => {
       if (typeof c.want === 'string') {
-        refused(c.args, 'StartError', c.want)
+        await refused(c.args, 'StartError', c.want)
         return
       }
-      const cfg = config(c.args)
+      const cfg = await config(c.args)
       assert.deepEqual({ authToken: cfg.authToken, authTokenTtl: cfg.authTokenTtl, bcryptCost: cfg.bcryptCost }, c.want)
     })
   }
 })
 
 describe('the ETCD_* environment (flags.SetFlagsFromEnv)', () => {
-  it('sets every flag the command line does not, and logs each it used', () => {
-    const { cfg, logs } = logged(['--name', 'cli'], [['ETCD_MAX_TXN_OPS', '7'], ['ETCD_LISTEN_CLIENT_URLS', 'http://127.0.0.1:0'], ['ETCD_MEMORY', 'true'], ['PATH', '/bin']])
+  it('sets every flag the command line does not, and logs each it used', async () => {
+    const { cfg, logs } = await logged(['--name', 'cli'], [['ETCD_MAX_TXN_OPS', '7'], ['ETCD_LISTEN_CLIENT_URLS', 'http://127.0.0.1:0'], ['ETCD_MEMORY', 'true'], ['PATH', '/bin']])
     assert.equal(cfg.name, 'cli')
     assert.equal(cfg.maxTxnOps, 7)
     assert.equal(cfg.memory, true)
@@ -256,36 +260,36 @@ describe('the ETCD_* environment (flags.SetFlagsFromEnv)', () => {
       ['ETCD_LISTEN_CLIENT_URLS', 'ETCD_MAX_TXN_OPS', 'ETCD_MEMORY'],
     )
   })
-  it('an empty variable is not used', () => {
-    assert.equal(config([], { env: [['ETCD_NAME', '']] }).name, 'default')
+  it('an empty variable is not used', async () => {
+    assert.equal((await config([], { env: [['ETCD_NAME', '']] })).name, 'default')
   })
-  it('warns about ETCD_ variables no flag takes (such as ETCD_UNSUPPORTED_ARCH), in the environment\'s order', () => {
-    const { logs } = logged([], [['ETCD_UNSUPPORTED_ARCH', 'amd64'], ['ETCD_NO_SUCH', 'x'], ['HOME', '/root']])
+  it('warns about ETCD_ variables no flag takes (such as ETCD_UNSUPPORTED_ARCH), in the environment\'s order', async () => {
+    const { logs } = await logged([], [['ETCD_UNSUPPORTED_ARCH', 'amd64'], ['ETCD_NO_SUCH', 'x'], ['HOME', '/root']])
     assert.deepEqual(
       logs.filter((l) => l.level === 'warn' && l.msg === 'unrecognized environment variable').map((l) => l.fields),
       [{ 'environment-variable': 'ETCD_UNSUPPORTED_ARCH=amd64' }, { 'environment-variable': 'ETCD_NO_SUCH=x' }],
     )
   })
-  it('a variable a command-line flag shadows stops the start (fatal)', () => {
-    refused(['--name', 'a'], 'FatalError', 'conflicting environment variable is shadowed by corresponding command-line flag (either unset environment variable or disable flag))', { env: [['ETCD_NAME', 'b']] })
+  it('a variable a command-line flag shadows stops the start (fatal)', async () => {
+    await refused(['--name', 'a'], 'FatalError', 'conflicting environment variable is shadowed by corresponding command-line flag (either unset environment variable or disable flag))', { env: [['ETCD_NAME', 'b']] })
   })
-  it('a value the flag refuses: "invalid value ... for ETCD_X"', () => {
-    refused([], 'VerifyFlagsError', 'invalid value "lots" for ETCD_MAX_TXN_OPS: parse error', { env: [['ETCD_MAX_TXN_OPS', 'lots']] })
-    refused([], 'VerifyFlagsError', 'invalid value "x" for ETCD_STRICT_RECONFIG_CHECK: parse error', { env: [['ETCD_STRICT_RECONFIG_CHECK', 'x']] })
+  it('a value the flag refuses: "invalid value ... for ETCD_X"', async () => {
+    await refused([], 'VerifyFlagsError', 'invalid value "lots" for ETCD_MAX_TXN_OPS: parse error', { env: [['ETCD_MAX_TXN_OPS', 'lots']] })
+    await refused([], 'VerifyFlagsError', 'invalid value "x" for ETCD_STRICT_RECONFIG_CHECK: parse error', { env: [['ETCD_STRICT_RECONFIG_CHECK', 'x']] })
   })
-  it('ETCD_VERSION is special: etcd warns and drops it', () => {
-    const { logs } = logged([], [['ETCD_VERSION', '3.5.0']])
+  it('ETCD_VERSION is special: etcd warns and drops it', async () => {
+    const { logs } = await logged([], [['ETCD_VERSION', '3.5.0']])
     assert.deepEqual(logs.filter((l) => l.msg === 'cannot set special environment variable').map((l) => [l.level, l.fields]), [['warn', { key: 'ETCD_VERSION', value: '3.5.0' }]])
     assert.deepEqual(logs.filter((l) => JSON.stringify(l).includes('ETCD_VERSION')).length, 1, 'not warned about again as unrecognized')
   })
-  it("etcdlite's own flags come from the environment too (ETCD_ETCD_VERSION)", () => {
-    assert.equal(config([], { env: [['ETCD_ETCD_VERSION', '3.4.23']] }).etcdVersion, '3.4.23')
+  it("etcdlite's own flags come from the environment too (ETCD_ETCD_VERSION)", async () => {
+    assert.equal((await config([], { env: [['ETCD_ETCD_VERSION', '3.4.23']] })).etcdVersion, '3.4.23')
   })
 })
 
 describe('cluster flags and the IDs of a new member', () => {
-  it("etcd's e2e flag set gives the IDs etcd 3.4.23 reports for it", () => {
-    const cfg = config([
+  it("etcd's e2e flag set gives the IDs etcd 3.4.23 reports for it", async () => {
+    const cfg = await config([
       '--name', 'testname0', '--listen-client-urls', 'http://localhost:31379', '--advertise-client-urls', 'http://localhost:31379',
       '--listen-peer-urls', 'http://localhost:31380', '--initial-advertise-peer-urls', 'http://localhost:20001', '--initial-cluster-token', 'new',
       '--data-dir', '/tmp/x', '--snapshot-count', '100000', '--enable-v2', '--experimental-initial-corrupt-check', '--strict-reconfig-check=false',
@@ -296,16 +300,16 @@ describe('cluster flags and the IDs of a new member', () => {
     assert.equal(cfg.experimentalInitialCorruptCheck, true)
     assert.equal(cfg.enableV2, true)
   })
-  it('--name alone makes the initial cluster "<name>=<advertised peer URLs>" (UpdateDefaultClusterFromName)', () => {
-    assert.equal(config(['--name', 'n1', '--initial-advertise-peer-urls', 'http://127.0.0.1:2380']).initialCluster, 'n1=http://127.0.0.1:2380')
-    assert.equal(config(['--name', 'n1', '--initial-cluster', 'x=http://a:1']).initialCluster, 'x=http://a:1')
+  it('--name alone makes the initial cluster "<name>=<advertised peer URLs>" (UpdateDefaultClusterFromName)', async () => {
+    assert.equal((await config(['--name', 'n1', '--initial-advertise-peer-urls', 'http://127.0.0.1:2380'])).initialCluster, 'n1=http://127.0.0.1:2380')
+    assert.equal((await config(['--name', 'n1', '--initial-cluster', 'x=http://a:1'])).initialCluster, 'x=http://a:1')
   })
-  it('a default host replaces the advertised defaults of a member listening on 0.0.0.0', () => {
-    const cfg = config(['--listen-peer-urls', 'http://0.0.0.0:2390', '--listen-client-urls', 'http://0.0.0.0:2389'], { defaultHost: () => ({ host: '10.1.2.3' }) })
+  it('a default host replaces the advertised defaults of a member listening on 0.0.0.0', async () => {
+    const cfg = await config(['--listen-peer-urls', 'http://0.0.0.0:2390', '--listen-client-urls', 'http://0.0.0.0:2389'], { defaultHost: () => ({ host: '10.1.2.3' }) })
     assert.deepEqual(cfg.initialAdvertisePeerUrls, ['http://10.1.2.3:2390'])
     assert.equal(cfg.advertiseClientUrls, undefined)
   })
-  it('a discovery flag without --initial-cluster drops the default initial cluster', () => {
-    assert.equal(config(['--discovery', 'https://d.example/t']).initialCluster, '')
+  it('a discovery flag without --initial-cluster drops the default initial cluster', async () => {
+    assert.equal((await config(['--discovery', 'https://d.example/t'])).initialCluster, '')
   })
 })
