@@ -64,12 +64,7 @@ const inVersion = (name: string, minor: number): boolean => {
   return v === undefined || (v === 'until 3.4' ? minor <= 4 : minor >= 5)
 }
 
-/**
- * The metrics of one server.
- *
- * etcd's leader gauges describe a single member that elected itself once per start: has_leader 1,
- * is_leader 1, is_learner 0, leader_changes_seen_total 1.
- */
+/** The metrics of one server: what it counts at the edges (health checks, scrapes) and the exposition. */
 export class ServerMetrics {
   private readonly server: EtcdServer
   private readonly sources: ServerMetricsSources
