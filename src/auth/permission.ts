@@ -1,5 +1,5 @@
-// The shapes of users, roles and key permissions (etcd's authpb), shared by the auth store and the server,
-// and how a grant changes a role's permission list.
+// The shapes of users, roles and key permissions (etcd's authpb) and of the requests that change users,
+// shared by the auth store and the server; the root user and role; how a grant changes a role's permissions.
 import { compareBytes, equalBytes } from '../pkg/bytes.js'
 import { goSort } from './go-sort.js'
 
@@ -29,6 +29,31 @@ export interface User {
 export interface Role {
   readonly name: string
   readonly keyPermission: readonly Permission[]
+}
+
+/** The user and the role that may enable auth and may do anything once it is on. */
+export const ROOT_USER = 'root'
+export const ROOT_ROLE = 'root'
+
+/** etcd's hasRootRole. */
+export const hasRootRole = (u: User): boolean => u.roles.includes(ROOT_ROLE)
+
+/**
+ * A user to add. `hashedPassword` (etcd 3.5), when non-empty, is stored as is instead of a hash of `password`;
+ * a no-password user stores neither (3.5's rule).
+ */
+export interface UserAddRequest {
+  readonly name: string
+  readonly password: string
+  readonly noPassword?: boolean | undefined
+  readonly hashedPassword?: string | undefined
+}
+
+/** A password change. `hashedPassword` (etcd 3.5) is stored as is instead of a hash of `password`. */
+export interface UserChangePasswordRequest {
+  readonly name: string
+  readonly password: string
+  readonly hashedPassword?: string | undefined
 }
 
 /** Who a request runs as (etcd's AuthInfo): the user and the auth revision its credentials were checked at. */

@@ -1,20 +1,19 @@
 // Mirrors etcd auth/store.go (3.4): users, roles, key permissions, the enabled flag and the auth revision,
-// persisted through AuthBackend; password checks, tokens and permission checks.
+// persisted through AuthBackend; password checks and tokens. The request checks over this state are in
+// permission-check.ts.
 // Deviations are listed in docs/DEVIATIONS.md.
 import type { Backend } from '../backend/backend.js'
 import { equalBytes } from '../pkg/bytes.js'
-import type { Clock } from '../pkg/clock.js'
 import { EtcdError } from '../pkg/errors.js'
 import { AuthBackend } from './auth-backend.js'
 import { bcryptCostOrDefault, hashPassword, passwordMatches } from './password.js'
-import { withPermission, type AuthInfo, type Permission, type Role, type User } from './permission.js'
-import { RangePermCache, type AccessType } from './range-perm-cache.js'
-import { SimpleTokenProvider } from './simple-token.js'
-import { JwtTokenProvider, type JwtOptions } from './jwt-token.js'
-import { simpleTokenProvider, type TokenProvider } from './token.js'
-
-const ROOT_USER = 'root'
-const ROOT_ROLE = 'root'
+import { checkAdminPermitted, checkOpPermitted, checkUserPresent, type AuthState } from './permission-check.js'
+import {
+  hasRootRole, ROOT_ROLE, ROOT_USER, withPermission, type AuthInfo, type Permission, type Role, type User, type UserAddRequest,
+  type UserChangePasswordRequest,
+} from './permission.js'
+import { RangePermCache } from './range-perm-cache.js'
+import { newTokenProvider, type TokenOptions, type TokenProvider } from './token.js'
 
 const EMPTY = new Uint8Array(0)
 
@@ -22,38 +21,9 @@ const utf8 = (s: string): Uint8Array => Buffer.from(s, 'utf8')
 /** Go's string order: by UTF-8 bytes (JS `<` compares UTF-16 units, which differs above U+FFFF). */
 const compareNames = (a: string, b: string): number => Buffer.compare(utf8(a), utf8(b))
 
-/** etcd's hasRootRole. */
-const hasRootRole = (u: User): boolean => u.roles.includes(ROOT_ROLE)
-
-export interface AuthStoreOptions {
+export interface AuthStoreOptions extends TokenOptions {
   /** bcrypt cost of new password hashes (--bcrypt-cost); outside 4..31 it is 10, as etcd's NewAuthStore. */
   readonly bcryptCost: number
-  /** Simple tokens' TTL (--auth-token-ttl, in ms here); <= 0 means 300 s. */
-  readonly tokenTtlMs: number
-  /** Drives token expiry. */
-  readonly clock: Clock
-  /** Receives background failures (the token sweeper). */
-  readonly onError: (err: unknown) => void
-  /** JWT tokens (etcd's --auth-token jwt,...) instead of simple ones. Throws JwtOptionsError when invalid. */
-  readonly jwt?: JwtOptions | undefined
-}
-
-/**
- * A user to add. `hashedPassword` (etcd 3.5), when non-empty, is stored as is instead of a hash of `password`;
- * a no-password user stores neither (3.5's rule).
- */
-export interface UserAddRequest {
-  readonly name: string
-  readonly password: string
-  readonly noPassword?: boolean | undefined
-  readonly hashedPassword?: string | undefined
-}
-
-/** A password change. `hashedPassword` (etcd 3.5) is stored as is instead of a hash of `password`. */
-export interface UserChangePasswordRequest {
-  readonly name: string
-  readonly password: string
-  readonly hashedPassword?: string | undefined
 }
 
 /**
@@ -72,19 +42,12 @@ export class AuthStore {
   private readonly backend: AuthBackend
   private readonly bcryptCost: number
   private readonly tokens: TokenProvider
-  private readonly users = new Map<string, User>()
-  private readonly roles = new Map<string, Role>()
-  private readonly permCache = new RangePermCache()
-  private enabledFlag = false
-  private rev = 0
+  private readonly state: AuthState = { enabled: false, revision: 0, users: new Map(), roles: new Map(), permCache: new RangePermCache() }
 
   private constructor(backend: Backend, opts: AuthStoreOptions) {
     this.backend = new AuthBackend(backend)
     this.bcryptCost = bcryptCostOrDefault(opts.bcryptCost)
-    this.tokens =
-      opts.jwt !== undefined
-        ? new JwtTokenProvider(opts.jwt, opts.clock)
-        : simpleTokenProvider(new SimpleTokenProvider({ ttlMs: opts.tokenTtlMs, clock: opts.clock, onError: opts.onError }))
+    this.tokens = newTokenProvider(opts)
   }
 
   /**
@@ -94,38 +57,37 @@ export class AuthStore {
   static async open(backend: Backend, opts: AuthStoreOptions): Promise<AuthStore> {
     const s = new AuthStore(backend, opts)
     const stored = await s.backend.read()
-    s.enabledFlag = stored.enabled
-    s.rev = stored.revision
-    for (const u of stored.users) s.users.set(u.name, u)
-    for (const r of stored.roles) s.roles.set(r.name, r)
-    if (s.enabledFlag) s.tokens.enable()
-    if (s.rev === 0) s.commitRevision()
+    s.state.enabled = stored.enabled
+    s.state.revision = stored.revision
+    for (const u of stored.users) s.state.users.set(u.name, u)
+    for (const r of stored.roles) s.state.roles.set(r.name, r)
+    if (s.state.enabled) s.tokens.enable()
+    if (s.state.revision === 0) s.commitRevision()
     s.refreshPermCache()
     return s
   }
 
   /** Whether authentication is enabled. */
   get enabled(): boolean {
-    return this.enabledFlag
+    return this.state.enabled
   }
 
   /** The auth revision (>= 1 once opened). */
   revision(): number {
-    return this.rev
+    return this.state.revision
   }
-
 
   /**
    * Turn authentication on (etcd's AuthEnable). A no-op when already on. Needs a user `root` that holds the
    * role `root`: AUTH_ROOT_USER_NOT_EXIST, AUTH_ROOT_ROLE_NOT_EXIST. Does not bump the revision.
    */
   async enable(): Promise<void> {
-    if (!this.enabledFlag) {
-      const root = this.users.get(ROOT_USER)
+    if (!this.state.enabled) {
+      const root = this.state.users.get(ROOT_USER)
       if (root === undefined) throw new EtcdError('AUTH_ROOT_USER_NOT_EXIST')
       if (!hasRootRole(root)) throw new EtcdError('AUTH_ROOT_ROLE_NOT_EXIST')
       this.backend.saveEnabled(true)
-      this.enabledFlag = true
+      this.state.enabled = true
       this.tokens.enable()
       this.refreshPermCache()
     }
@@ -135,15 +97,14 @@ export class AuthStore {
 
   /** Turn authentication off (etcd's AuthDisable): bumps the revision, drops every token. A no-op when off. */
   async disable(): Promise<void> {
-    if (this.enabledFlag) {
+    if (this.state.enabled) {
       this.backend.saveEnabled(false)
       this.commitRevision()
-      this.enabledFlag = false
+      this.state.enabled = false
       this.tokens.disable()
     }
     await this.backend.commit()
   }
-
 
   /**
    * Add a user (etcd's UserAdd). USER_EMPTY for an empty name; the password is hashed (unless the user has
@@ -153,7 +114,7 @@ export class AuthStore {
     if (r.name === '') throw new EtcdError('USER_EMPTY')
     const noPassword = r.noPassword === true
     const password = noPassword ? '' : await this.hashOrGiven(r.password, r.hashedPassword)
-    if (this.users.has(r.name)) throw new EtcdError('USER_ALREADY_EXIST')
+    if (this.state.users.has(r.name)) throw new EtcdError('USER_ALREADY_EXIST')
     this.putUser({ name: r.name, password, roles: [], noPassword })
     this.commitRevision()
     this.refreshPermCache()
@@ -165,9 +126,9 @@ export class AuthStore {
    * enabled; USER_NOT_FOUND.
    */
   async userDelete(name: string): Promise<void> {
-    if (this.enabledFlag && name === ROOT_USER) throw new EtcdError('INVALID_AUTH_MGMT')
-    if (!this.users.has(name)) throw new EtcdError('USER_NOT_FOUND')
-    this.users.delete(name)
+    if (this.state.enabled && name === ROOT_USER) throw new EtcdError('INVALID_AUTH_MGMT')
+    if (!this.state.users.has(name)) throw new EtcdError('USER_NOT_FOUND')
+    this.state.users.delete(name)
     this.backend.deleteUser(name)
     this.commitRevision()
     this.refreshPermCache()
@@ -182,7 +143,7 @@ export class AuthStore {
    */
   async userChangePassword(r: UserChangePasswordRequest): Promise<void> {
     const password = await this.hashOrGiven(r.password, r.hashedPassword)
-    const u = this.users.get(r.name)
+    const u = this.state.users.get(r.name)
     if (u === undefined) throw new EtcdError('USER_NOT_FOUND')
     this.putUser({ ...u, password })
     this.commitRevision()
@@ -196,9 +157,9 @@ export class AuthStore {
    * is `root` (which needs no stored role). Granting a role the user has succeeds without a change.
    */
   async userGrantRole(user: string, role: string): Promise<void> {
-    const u = this.users.get(user)
+    const u = this.state.users.get(user)
     if (u === undefined) throw new EtcdError('USER_NOT_FOUND')
-    if (role !== ROOT_ROLE && !this.roles.has(role)) throw new EtcdError('ROLE_NOT_FOUND')
+    if (role !== ROOT_ROLE && !this.state.roles.has(role)) throw new EtcdError('ROLE_NOT_FOUND')
     if (!u.roles.includes(role)) {
       this.putUser({ ...u, roles: [...u.roles, role].sort(compareNames) })
       this.commitRevision()
@@ -212,8 +173,8 @@ export class AuthStore {
    * enabled; USER_NOT_FOUND; ROLE_NOT_GRANTED.
    */
   async userRevokeRole(name: string, role: string): Promise<void> {
-    if (this.enabledFlag && name === ROOT_USER && role === ROOT_ROLE) throw new EtcdError('INVALID_AUTH_MGMT')
-    const u = this.users.get(name)
+    if (this.state.enabled && name === ROOT_USER && role === ROOT_ROLE) throw new EtcdError('INVALID_AUTH_MGMT')
+    const u = this.state.users.get(name)
     if (u === undefined) throw new EtcdError('USER_NOT_FOUND')
     const roles = u.roles.filter((r) => r !== role)
     if (roles.length === u.roles.length) throw new EtcdError('ROLE_NOT_GRANTED')
@@ -225,21 +186,20 @@ export class AuthStore {
 
   /** A user's roles, sorted (etcd's UserGet). USER_NOT_FOUND. */
   userGet(name: string): readonly string[] {
-    const u = this.users.get(name)
+    const u = this.state.users.get(name)
     if (u === undefined) throw new EtcdError('USER_NOT_FOUND')
     return [...u.roles]
   }
 
   /** Every user name, sorted by their bytes (etcd's UserList). */
   userList(): readonly string[] {
-    return [...this.users.keys()].sort(compareNames)
+    return [...this.state.users.keys()].sort(compareNames)
   }
-
 
   /** Add a role (etcd's RoleAdd). ROLE_EMPTY, ROLE_ALREADY_EXIST. A role named `root` is a stored role like any other. */
   async roleAdd(name: string): Promise<void> {
     if (name === '') throw new EtcdError('ROLE_EMPTY')
-    if (this.roles.has(name)) throw new EtcdError('ROLE_ALREADY_EXIST')
+    if (this.state.roles.has(name)) throw new EtcdError('ROLE_ALREADY_EXIST')
     this.putRole({ name, keyPermission: [] })
     this.commitRevision()
     // etcd does not refresh the permission cache here: a new role has no permissions.
@@ -251,11 +211,11 @@ export class AuthStore {
    * is enabled; ROLE_NOT_FOUND.
    */
   async roleDelete(name: string): Promise<void> {
-    if (this.enabledFlag && name === ROOT_ROLE) throw new EtcdError('INVALID_AUTH_MGMT')
-    if (!this.roles.has(name)) throw new EtcdError('ROLE_NOT_FOUND')
-    this.roles.delete(name)
+    if (this.state.enabled && name === ROOT_ROLE) throw new EtcdError('INVALID_AUTH_MGMT')
+    if (!this.state.roles.has(name)) throw new EtcdError('ROLE_NOT_FOUND')
+    this.state.roles.delete(name)
     this.backend.deleteRole(name)
-    for (const u of [...this.users.values()]) {
+    for (const u of [...this.state.users.values()]) {
       const roles = u.roles.filter((r) => r !== name)
       if (roles.length !== u.roles.length) this.putUser({ ...u, roles })
     }
@@ -266,19 +226,19 @@ export class AuthStore {
 
   /** A role's permissions in stored order, sorted by key (etcd's RoleGet). ROLE_NOT_FOUND. */
   roleGet(name: string): readonly Permission[] {
-    const r = this.roles.get(name)
+    const r = this.state.roles.get(name)
     if (r === undefined) throw new EtcdError('ROLE_NOT_FOUND')
     return [...r.keyPermission]
   }
 
   /** Every role name, sorted by their bytes (etcd's RoleList). */
   roleList(): readonly string[] {
-    return [...this.roles.keys()].sort(compareNames)
+    return [...this.state.roles.keys()].sort(compareNames)
   }
 
   /** Grant a permission to a role (etcd's RoleGrantPermission, see withPermission). ROLE_NOT_FOUND. */
   async roleGrantPermission(name: string, perm: Permission): Promise<void> {
-    const role = this.roles.get(name)
+    const role = this.state.roles.get(name)
     if (role === undefined) throw new EtcdError('ROLE_NOT_FOUND')
     this.putRole({ name: role.name, keyPermission: withPermission(role.keyPermission, perm) })
     this.commitRevision()
@@ -291,7 +251,7 @@ export class AuthStore {
    * ROLE_NOT_FOUND; PERMISSION_NOT_GRANTED when none matches.
    */
   async roleRevokePermission(role: string, key: Uint8Array, rangeEnd: Uint8Array): Promise<void> {
-    const r = this.roles.get(role)
+    const r = this.state.roles.get(role)
     if (r === undefined) throw new EtcdError('ROLE_NOT_FOUND')
     const kept = r.keyPermission.filter((p) => !equalBytes(p.key, key) || !equalBytes(p.rangeEnd, rangeEnd))
     if (kept.length === r.keyPermission.length) throw new EtcdError('PERMISSION_NOT_GRANTED')
@@ -301,18 +261,17 @@ export class AuthStore {
     await this.backend.commit()
   }
 
-
   /**
    * Check a user's password (etcd's CheckPassword) and return the auth revision read before the (slow) hash
    * comparison. AUTH_NOT_ENABLED; AUTH_FAILED for an unknown user; NO_PASSWORD_USER; AUTH_FAILED for a
    * wrong password.
    */
   async checkPassword(name: string, password: string): Promise<number> {
-    if (!this.enabledFlag) throw new EtcdError('AUTH_NOT_ENABLED')
-    const u = this.users.get(name)
+    if (!this.state.enabled) throw new EtcdError('AUTH_NOT_ENABLED')
+    const u = this.state.users.get(name)
     if (u === undefined) throw new EtcdError('AUTH_FAILED')
     if (u.noPassword) throw new EtcdError('NO_PASSWORD_USER')
-    const rev = this.rev
+    const rev = this.state.revision
     if (!(await passwordMatches(password, u.password))) throw new EtcdError('AUTH_FAILED')
     return rev
   }
@@ -322,10 +281,10 @@ export class AuthStore {
    * AUTH_NOT_ENABLED; AUTH_FAILED when the user is gone or has no password.
    */
   assignToken(name: string, index: number): string {
-    if (!this.enabledFlag) throw new EtcdError('AUTH_NOT_ENABLED')
-    const u = this.users.get(name)
+    if (!this.state.enabled) throw new EtcdError('AUTH_NOT_ENABLED')
+    const u = this.state.users.get(name)
     if (u === undefined || u.noPassword) throw new EtcdError('AUTH_FAILED')
-    return this.tokens.assign(name, this.rev, index)
+    return this.tokens.assign(name, this.state.revision, index)
   }
 
   /**
@@ -333,69 +292,43 @@ export class AuthStore {
    * when it is malformed, unknown or expired.
    */
   authInfoFromToken(token: string): AuthInfo | undefined {
-    return this.tokens.info(token, this.rev)
+    return this.tokens.info(token, this.state.revision)
   }
-
 
   /** Read on `key` (rangeEnd empty), or on [key, rangeEnd) ("\0": to the end of the keyspace). */
   isRangePermitted(ai: AuthInfo | undefined, key: Uint8Array, rangeEnd: Uint8Array): void {
-    this.isOpPermitted(ai, key, rangeEnd, 'READ')
+    checkOpPermitted(this.state, ai, key, rangeEnd, 'READ')
   }
 
   /** Write on `key`. */
   isPutPermitted(ai: AuthInfo | undefined, key: Uint8Array): void {
-    this.isOpPermitted(ai, key, EMPTY, 'WRITE')
+    checkOpPermitted(this.state, ai, key, EMPTY, 'WRITE')
   }
 
   /** Write on `key` (rangeEnd empty), or on [key, rangeEnd) ("\0": to the end of the keyspace). */
   isDeleteRangePermitted(ai: AuthInfo | undefined, key: Uint8Array, rangeEnd: Uint8Array): void {
-    this.isOpPermitted(ai, key, rangeEnd, 'WRITE')
+    checkOpPermitted(this.state, ai, key, rangeEnd, 'WRITE')
   }
 
-  /**
-   * A user, with no permission needed (etcd's hardening of CVE-2026-33413, GHSA-q8m4-xhhv-38mg: Status,
-   * MemberList, listing alarms and the Lease calls): USER_EMPTY without one. A no-op while auth is disabled.
-   */
+  /** A user, with no permission needed (see checkUserPresent). */
   isUserPresent(ai: AuthInfo | undefined): void {
-    if (!this.enabledFlag) return
-    if (ai === undefined || ai.username === '') throw new EtcdError('USER_EMPTY')
+    checkUserPresent(this.state, ai)
   }
 
-  /** The root role (etcd's IsAdminPermitted): USER_EMPTY without a user, USER_NOT_FOUND, PERMISSION_DENIED. */
+  /** The root role (see checkAdminPermitted). */
   isAdminPermitted(ai: AuthInfo | undefined): void {
-    if (!this.enabledFlag) return
-    if (ai === undefined || ai.username === '') throw new EtcdError('USER_EMPTY')
-    const u = this.users.get(ai.username)
-    if (u === undefined) throw new EtcdError('USER_NOT_FOUND')
-    if (!hasRootRole(u)) throw new EtcdError('PERMISSION_DENIED')
+    checkAdminPermitted(this.state, ai)
   }
 
   /** Whether a user exists and holds a role (etcd's HasRole). */
   hasRole(user: string, role: string): boolean {
-    return this.users.get(user)?.roles.includes(role) ?? false
+    return this.state.users.get(user)?.roles.includes(role) ?? false
   }
 
   /** Stop the token sweeper (awaited). Tokens are gone afterwards. Idempotent. */
   async close(): Promise<void> {
     await this.tokens.close()
   }
-
-  /**
-   * etcd's isOpPermitted: USER_EMPTY without a user (or at revision 0); AUTH_OLD_REVISION when the caller's
-   * revision is behind; PERMISSION_DENIED for an unknown user; the root role may do anything; else the
-   * permission cache decides.
-   */
-  private isOpPermitted(ai: AuthInfo | undefined, key: Uint8Array, rangeEnd: Uint8Array, access: AccessType): void {
-    if (!this.enabledFlag) return
-    if (ai === undefined || ai.revision === 0) throw new EtcdError('USER_EMPTY')
-    if (ai.revision < this.rev) throw new EtcdError('AUTH_OLD_REVISION')
-    const u = this.users.get(ai.username)
-    if (u === undefined) throw new EtcdError('PERMISSION_DENIED')
-    if (hasRootRole(u)) return
-    if (this.permCache.isRangeOpPermitted(ai.username, key, rangeEnd, access)) return
-    throw new EtcdError('PERMISSION_DENIED')
-  }
-
 
   /** The stored form of a password: `hashedPassword` as given when non-empty, else a bcrypt hash. */
   private async hashOrGiven(password: string, hashedPassword: string | undefined): Promise<string> {
@@ -404,22 +337,22 @@ export class AuthStore {
   }
 
   private putUser(u: User): void {
-    this.users.set(u.name, u)
+    this.state.users.set(u.name, u)
     this.backend.putUser(u)
   }
 
   private putRole(r: Role): void {
-    this.roles.set(r.name, r)
+    this.state.roles.set(r.name, r)
     this.backend.putRole(r)
   }
 
   /** etcd's commitRevision: one more, stored 8-byte big-endian. */
   private commitRevision(): void {
-    this.rev++
-    this.backend.saveRevision(this.rev)
+    this.state.revision++
+    this.backend.saveRevision(this.state.revision)
   }
 
   private refreshPermCache(): void {
-    this.permCache.refresh(this.users.values(), (name) => this.roles.get(name))
+    this.state.permCache.refresh(this.state.users.values(), (name) => this.state.roles.get(name))
   }
 }

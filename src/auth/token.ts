@@ -1,8 +1,10 @@
 // etcd's TokenProvider (auth/store.go): how Authenticate's tokens are made and read back. Two kinds, as
 // etcd's --auth-token: `simple` (simple-token.ts, opaque and kept in memory) and `jwt` (jwt-token.ts, signed,
 // carrying the user and the auth revision).
+import type { Clock } from '../pkg/clock.js'
+import { JwtTokenProvider, type JwtOptions } from './jwt-token.js'
 import type { AuthInfo } from './permission.js'
-import type { SimpleTokenProvider } from './simple-token.js'
+import { SimpleTokenProvider } from './simple-token.js'
 
 export interface TokenProvider {
   /** Auth was turned on (or found on at start). */
@@ -32,4 +34,22 @@ export function simpleTokenProvider(p: SimpleTokenProvider): TokenProvider {
     },
     close: () => p.close(),
   }
+}
+
+/** What picks and sets up the token provider (etcd's --auth-token and --auth-token-ttl). */
+export interface TokenOptions {
+  /** Simple tokens' TTL (--auth-token-ttl, in ms here); <= 0 means 300 s. */
+  readonly tokenTtlMs: number
+  /** Drives token expiry. */
+  readonly clock: Clock
+  /** Receives background failures (the token sweeper). */
+  readonly onError: (err: unknown) => void
+  /** JWT tokens (etcd's --auth-token jwt,...) instead of simple ones. Throws JwtOptionsError when invalid. */
+  readonly jwt?: JwtOptions | undefined
+}
+
+/** etcd's NewTokenProvider: JWTs when configured, else simple tokens. */
+export function newTokenProvider(opts: TokenOptions): TokenProvider {
+  if (opts.jwt !== undefined) return new JwtTokenProvider(opts.jwt, opts.clock)
+  return simpleTokenProvider(new SimpleTokenProvider({ ttlMs: opts.tokenTtlMs, clock: opts.clock, onError: opts.onError }))
 }

@@ -14,7 +14,7 @@ export interface Entry {
  * {@link Backend.commit}. Writes that arrive while a commit is in flight share the next batch (group
  * commit). Point reads are synchronous and see buffered writes, like etcd's read tx over the write buffer.
  */
-export interface Backend {
+export interface Backend extends BackendFailure, BackendMaintenance {
   /** Whether commits are synced to disk (false with --unsafe-no-fsync, and for memory). */
   readonly syncWrites: boolean
   /** Whether the data outlives the process (a database on disk), so a later open can read what close() leaves. */
@@ -34,15 +34,6 @@ export interface Backend {
   scan(bucket: Bucket, gte: Uint8Array, lt: Uint8Array, limit: number): Promise<Entry[]>
   /** Commit what is buffered, then close the database. Idempotent. */
   close(): Promise<void>
-
-  // ---- Failure: a commit that did not reach the disk ----
-
-  /**
-   * Why writes are refused, from the first failed commit until {@link Backend.recover} succeeds; undefined
-   * while writes are accepted. A commit that failed because the disk is full is `EtcdError('NO_SPACE')`
-   * with the database's error as its cause.
-   */
-  readonly failure: Error | undefined
   /** How long each commit took: write and sync (etcd_disk_backend_commit_duration_seconds, the WAL histograms). */
   readonly commitTimes: CommitTimes
   /**
@@ -50,6 +41,19 @@ export interface Backend {
    * values and per-op framing; etcd_disk_wal_write_bytes_total).
    */
   readonly writtenLogBytes: number
+}
+
+/**
+ * A commit that did not reach the disk: the backend refuses writes from then on, its owner undoes what memory
+ * holds of the lost writes, and recover() reopens the database.
+ */
+export interface BackendFailure {
+  /**
+   * Why writes are refused, from the first failed commit until {@link Backend.recover} succeeds; undefined
+   * while writes are accepted. A commit that failed because the disk is full is `EtcdError('NO_SPACE')`
+   * with the database's error as its cause.
+   */
+  readonly failure: Error | undefined
   /**
    * Called once per failed commit, synchronously, after the failed batches are dropped (reads see only
    * what is on disk) and before any committer's promise rejects: the owner of in-memory state derived
@@ -68,9 +72,10 @@ export interface Backend {
    * was written since; Infinity for a database in memory.
    */
   freeBytes(): number
+}
 
-  // ---- Maintenance: size, snapshot, defragment ----
-
+/** Size, snapshot and defragment (etcd's backend Size, Snapshot and Defrag). */
+export interface BackendMaintenance {
   /**
    * Bytes the database occupies, as last measured plus an estimate of what was written since (etcd's
    * backend Size()). Synchronous and cheap: the quota check calls it before every write. How each kind of

@@ -22,8 +22,8 @@ export const BUCKETS: readonly Bucket[] = ['key', 'meta', 'lease', 'alarm', 'aut
 
 /**
  * The key prefix of each bucket. Prefix bytes rather than abstract-level sublevels: a sublevel re-encodes
- * every key on every read and every batch op, which profiled at a fifth of a put's CPU, and the prefix is
- * all a sublevel would store anyway.
+ * every key on every read and every batch op, about a fifth of a put's CPU, and the prefix is all a
+ * sublevel would store anyway.
  */
 export const BUCKET_PREFIX: Readonly<Record<Bucket, number>> = {
   key: 0x6b /* k */,
@@ -34,6 +34,14 @@ export const BUCKET_PREFIX: Readonly<Record<Bucket, number>> = {
   authUsers: 0x55 /* U */,
   authRoles: 0x52 /* R */,
   v2store: 0x32 /* 2 */,
+}
+
+/** The stored key: the bucket's prefix byte, then the key. */
+export function prefixed(bucket: Bucket, key: Uint8Array): Buffer {
+  const out = Buffer.allocUnsafe(key.length + 1)
+  out[0] = BUCKET_PREFIX[bucket]
+  out.set(key, 1)
+  return out
 }
 
 const ascii = (s: string): Uint8Array => Buffer.from(s, 'latin1')

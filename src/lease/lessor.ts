@@ -5,7 +5,8 @@ import type { Backend } from '../backend/backend.js'
 import { bytesToLatin1, compareBytes } from '../pkg/bytes.js'
 import type { Clock } from '../pkg/clock.js'
 import { EtcdError } from '../pkg/errors.js'
-import { Ticker } from '../pkg/ticker.js'
+import type { Ticker } from '../pkg/ticker.js'
+import { startExpiryLoop } from './expiry-loop.js'
 import { FOREVER, Lease } from './lease.js'
 import { decodeLease, encodeLease, leaseIdKey } from './lease-codec.js'
 import { LeaseQueue } from './lease-queue.js'
@@ -296,61 +297,13 @@ export class Lessor implements LeaseItems {
   }
 
   /**
-   * Start the expiry loop. Expired leases are handed to `revokeExpired` (which revokes and commits them),
-   * at most revokeRate per second (etcd's 500 per 500 ms tick) as a token bucket, so the loop need not wait
-   * for a tick boundary. The bucket holds one second's worth: a round held up by a busy event loop (etcd
-   * revokes on other goroutines) catches up instead of losing the time; a fresh or idle bucket starts with
-   * etcd's burst of revokeRate/2. The loop looks at least every checkIntervalMs, and when the next lease
-   * expires sooner than that, at its expiry. A lease handed over is looked at again after expiredRetryMs in
-   * case its revoke failed.
+   * Start the expiry loop (expiry-loop.ts): expired leases go to `revokeExpired` (which revokes and commits
+   * them) at most revokeRate per second. A lease handed over is looked at again after expiredRetryMs in case
+   * its revoke failed.
    */
   startExpiry(revokeExpired: (leases: Lease[]) => Promise<void>): void {
     if (this.expiryLoop !== undefined) return
-    const rate = this.opts.revokeRate
-    const burst = Math.max(1, Math.floor(rate / 2))
-    const capacity = Math.max(1, rate)
-    const clock = this.opts.clock
-    let tokens = burst
-    let last = clock.now()
-    this.expiryLoop = new Ticker(
-      async () => {
-        const now = clock.now()
-        // Nothing was waiting since the last round: the bucket refills only to etcd's burst.
-        const waited = this.queue.peek()?.priority ?? Infinity
-        tokens = Math.min(waited < last ? capacity : burst, tokens + ((now - last) * rate) / 1000)
-        last = now
-        const expired = this.findExpired(Math.floor(tokens))
-        tokens -= expired.length
-        if (expired.length > 0) await revokeExpired(expired)
-        return this.nextExpiryCheck(tokens, rate, burst)
-      },
-      this.opts.checkIntervalMs,
-      clock,
-      this.opts.onError,
-    )
-    this.expiryLoop.start()
-  }
-
-  /**
-   * When the expiry loop should look next: once enough tokens for the expired leases still waiting have
-   * accrued; else at the next expiry if that comes before the regular check (undefined = regular check).
-   */
-  private nextExpiryCheck(tokens: number, rate: number, burst: number): number | undefined {
-    const now = this.opts.clock.now()
-    const top = this.queue.peek()
-    if (top === undefined) return undefined
-    if (top.priority <= now) {
-      // Leases are waiting for tokens: come back when a burst's worth (or what they need) has accrued.
-      const need = Math.min(burst, this.countExpired(now, burst)) - tokens
-      return Math.max(1, Math.ceil((Math.max(1, need) * 1000) / rate))
-    }
-    const untilNext = top.priority - now
-    return untilNext < this.opts.checkIntervalMs ? untilNext : undefined
-  }
-
-  /** How many queued entries are due at `now`, counting up to `limit` (an upper bound: some may be stale). */
-  private countExpired(now: number, limit: number): number {
-    return this.queue.countDue(now, limit)
+    this.expiryLoop = startExpiryLoop(this.queue, (limit) => this.findExpired(limit), revokeExpired, this.opts)
   }
 
   /** Stop the expiry loop (waits for a round in flight). */

@@ -1,144 +1,27 @@
 // etcd's v2 auth store (server/etcdserver/api/v2auth/auth.go and auth_requests.go, 3.5.17): users, roles
 // and the enabled flag kept as JSON values in the v2 store under /2 (so they take store indexes and raft
-// entries as etcd's do), the root user and role, the default guest role made on enable, and etcd's merge
-// rules for grants and revocations. Passwords are bcrypt hashes at Go's DefaultCost (the v2 API ignores
-// --bcrypt-cost).
-import { BCRYPT_DEFAULT_COST, hashPassword, passwordMatches } from '../../../auth/password.js'
+// entries as etcd's do), the root user and role, and the default guest role made on enable. etcd's rules
+// for merging grants and revocations (and for hashing passwords) are in merge.ts, its key access rules in
+// access.ts.
+import { passwordMatches } from '../../../auth/password.js'
 import { bstrToUtf8, compareBstr, utf8ToBstr } from '../../../pkg/bstr.js'
 import { goJsonMarshal, type GoJsonValue } from '../../../pkg/go-json.js'
 import { join, split } from '../../../pkg/go-path.js'
 import { requestV2, type ResponseV2, type V2Doer } from '../../v2-request.js'
 import { EcodeKeyNotFound, EcodeNodeExist, V2Error } from '../v2error/error.js'
-import {
-  decodeRole, decodeUser, emptyUser, roleJson, sameRole, sameUser, userJson, type Permissions,
-  type RWPermission, type V2Role, type V2User,
-} from './types.js'
+import { GUEST_ROLE_NAME, ROOT_ROLE_NAME, guestRole, rootRole } from './access.js'
+import { AuthError, AuthPanic } from './errors.js'
+import { hashV2Password, mergeRole, mergeUser } from './merge.js'
+import { decodeRole, decodeUser, roleJson, sameRole, sameUser, userJson, type V2Role, type V2User } from './types.js'
 
 /** Where the v2 auth data lives in the v2 store. */
 export const STORE_PERMS_PREFIX = '/2'
-export const ROOT_ROLE_NAME = 'root'
-export const GUEST_ROLE_NAME = 'guest'
-
-
-const rootRole = (): V2Role => ({ role: ROOT_ROLE_NAME, permissions: { kv: { read: ['/*'], write: ['/*'] } }, grant: null, revoke: null })
-const guestRole = (): V2Role => ({ role: GUEST_ROLE_NAME, permissions: { kv: { read: ['/*'], write: ['/*'] } }, grant: null, revoke: null })
-
-/** fmt.Sprintf with no arguments: "%%" is a percent sign, any other verb reports its missing operand. */
-function sprintfNoArgs(s: string): string {
-  return s.replace(/%(%|[#+\- 0]*[0-9]*(?:\.[0-9]*)?[a-zA-Z])/g, (_m, v: string) => (v === '%' ? '%' : `%!${v.slice(-1)}(MISSING)`))
-}
-
-/** A v2auth error: an HTTP status and "auth: ..." message (etcd's v2auth.Error). */
-export class AuthError extends Error {
-  override name = 'AuthError'
-  readonly status: number
-
-  constructor(status: number, message: string) {
-    super(`auth: ${message}`)
-    this.status = status
-  }
-}
-
-/** What makes etcd's handler panic (a directory read as a user, an empty pattern): the connection is dropped. */
-export class AuthPanic extends Error {
-  override name = 'AuthPanic'
-}
 
 const isV2Error = (err: unknown, code: number): boolean => err instanceof V2Error && err.errorCode === code
-
-/** A set of names, as etcd's types.NewUnsafeSet is used here: membership, then a sorted list. */
-const sortedValues = (s: Set<string>): string[] => [...s].sort(compareBstr)
-
-/** etcd's User.merge: the new password (hashed) if given, then grants (no duplicates) and revocations (no strangers). */
-async function mergeUser(ou: V2User, nu: V2User): Promise<V2User> {
-  if (ou.user !== nu.user) throw new AuthError(409, `Merging user data with conflicting usernames: ${ou.user} ${nu.user}`)
-  const out = emptyUser(ou.user)
-  out.password = nu.password !== '' ? await hashV2Password(nu.password) : ou.password
-  const current = new Set(ou.roles ?? [])
-  for (const g of nu.grant ?? []) {
-    if (current.has(g)) throw new AuthError(409, sprintfNoArgs(`Granting duplicate role ${g} for user ${nu.user}`))
-    current.add(g)
-  }
-  for (const r of nu.revoke ?? []) {
-    if (!current.has(r)) throw new AuthError(409, sprintfNoArgs(`Revoking ungranted role ${r} for user ${nu.user}`))
-    current.delete(r)
-  }
-  out.roles = sortedValues(current)
-  return out
-}
-
-function grantRw(rw: RWPermission, n: RWPermission): RWPermission {
-  const read = new Set(rw.read ?? [])
-  for (const r of n.read ?? []) {
-    if (read.has(r)) throw new AuthError(409, `Granting duplicate read permission ${r}`)
-    read.add(r)
-  }
-  const write = new Set(rw.write ?? [])
-  for (const w of n.write ?? []) {
-    if (write.has(w)) throw new AuthError(409, `Granting duplicate write permission ${w}`)
-    write.add(w)
-  }
-  return { read: sortedValues(read), write: sortedValues(write) }
-}
-
-function revokeRw(rw: RWPermission, n: RWPermission): RWPermission {
-  // Revoking what was never granted is only logged by etcd.
-  const read = new Set(rw.read ?? [])
-  for (const r of n.read ?? []) read.delete(r)
-  const write = new Set(rw.write ?? [])
-  for (const w of n.write ?? []) write.delete(w)
-  return { read: sortedValues(read), write: sortedValues(write) }
-}
-
-/** etcd's Role.merge: grants, then revocations, over the stored permissions. */
-function mergeRole(r: V2Role, n: V2Role): V2Role {
-  if (r.role !== n.role) throw new AuthError(409, `Merging role with conflicting names: ${r.role} ${n.role}`)
-  let p: Permissions = r.permissions
-  if (n.grant !== null) p = { kv: grantRw(p.kv, n.grant.kv) }
-  if (n.revoke !== null) p = { kv: revokeRw(p.kv, n.revoke.kv) }
-  return { role: r.role, permissions: p, grant: null, revoke: null }
-}
-
-/** Permissions.IsEmpty: absent, or no read and no write pattern. */
-export const permissionsEmpty = (p: Permissions | null): boolean =>
-  p === null || ((p.kv.read ?? []).length === 0 && (p.kv.write ?? []).length === 0)
-
-/** etcd reads a pattern's last byte without checking its length: an empty pattern panics the request. */
-function lastByteOf(pattern: string): string {
-  if (pattern === '') throw new AuthPanic('v2auth: empty permission pattern')
-  return pattern.slice(-1)
-}
-
-/** A pattern ending in '*' matches by prefix, any other exactly. */
-function simpleMatch(pattern: string, key: string): boolean {
-  return lastByteOf(pattern) === '*' ? key.startsWith(pattern.slice(0, -1)) : key === pattern
-}
-
-/** Only a pattern ending in '*' grants access to a whole subtree. */
-function prefixMatch(pattern: string, key: string): boolean {
-  return lastByteOf(pattern) === '*' && key.startsWith(pattern.slice(0, -1))
-}
-
-/** Role.HasKeyAccess: root has every key; others need a matching read or write pattern. */
-export function hasKeyAccess(r: V2Role, key: string, write: boolean): boolean {
-  if (r.role === ROOT_ROLE_NAME) return true
-  return ((write ? r.permissions.kv.write : r.permissions.kv.read) ?? []).some((p) => simpleMatch(p, key))
-}
-
-/** Role.HasRecursiveAccess: root has every key; others need a prefix pattern covering the key. */
-export function hasRecursiveAccess(r: V2Role, key: string, write: boolean): boolean {
-  if (r.role === ROOT_ROLE_NAME) return true
-  return ((write ? r.permissions.kv.write : r.permissions.kv.read) ?? []).some((p) => prefixMatch(p, key))
-}
 
 function attachRootRole(u: V2User): V2User {
   if ((u.roles ?? []).includes(ROOT_ROLE_NAME)) return u
   return { ...u, roles: [...(u.roles ?? []), ROOT_ROLE_NAME] }
-}
-
-/** A new hash at Go's DefaultCost, which v2auth always uses. */
-async function hashV2Password(password: string): Promise<string> {
-  return utf8ToBstr(await hashPassword(bstrToUtf8(password), BCRYPT_DEFAULT_COST))
 }
 
 /** Decode a stored JSON value (a byte string). */

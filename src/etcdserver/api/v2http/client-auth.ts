@@ -4,9 +4,9 @@
 // handlers with etcd's status codes and messages.
 import { clean } from '../../../pkg/go-path.js'
 import { goJsonDecodeFirst, goJsonEncode, type GoJsonValue } from '../../../pkg/go-json.js'
-import {
-  AuthPanic, GUEST_ROLE_NAME, ROOT_ROLE_NAME, hasKeyAccess, hasRecursiveAccess, permissionsEmpty, type V2AuthStore,
-} from '../v2auth/auth.js'
+import { GUEST_ROLE_NAME, ROOT_ROLE_NAME, hasKeyAccess, hasRecursiveAccess, permissionsEmpty } from '../v2auth/access.js'
+import type { V2AuthStore } from '../v2auth/auth.js'
+import { AuthPanic } from '../v2auth/errors.js'
 import { decodeRole, decodeUser, roleJson, userJson, type V2Role, type V2User } from '../v2auth/types.js'
 import { allowMethod, writeError } from './http.js'
 import { HTTPError } from './httptypes.js'

@@ -2,7 +2,7 @@
 // becomes a response (a v2 store error as its own JSON, an auth or HTTP error as {"message"}, anything
 // else as a 500 "Internal Server Error").
 import { V2Error } from '../v2error/error.js'
-import { AuthError } from '../v2auth/auth.js'
+import { AuthError } from '../v2auth/errors.js'
 import { httpError, type GoResponse } from './go-http.js'
 import { HTTPError } from './httptypes.js'
 

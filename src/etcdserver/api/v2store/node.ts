@@ -22,6 +22,25 @@ export const CompareIndexNotMatch = 1
 export const CompareValueNotMatch = 2
 export const CompareNotMatch = 3
 
+/** Why a compare failed, as etcd words it. */
+export function compareFailCause(n: V2Node, which: number, prevValue: string, prevIndex: bigint): string {
+  if (which === CompareIndexNotMatch) return `[${prevIndex} != ${n.modifiedIndex}]`
+  if (which === CompareValueNotMatch) return `[${prevValue} != ${n.value}]`
+  return `[${prevValue} != ${n.value}] [${prevIndex} != ${n.modifiedIndex}]`
+}
+
+/** Walk the components of a path from `root` (an empty component ends the walk). */
+export function walk(root: V2Node, nodePath: string, step: (prev: V2Node, component: string) => V2Node): V2Node {
+  const components = nodePath.split('/')
+  let curr = root
+  for (let i = 1; i < components.length; i++) {
+    const c = components[i] ?? ''
+    if (c === '') return curr
+    curr = step(curr, c)
+  }
+  return curr
+}
+
 /** A node's expiry and TTL as etcd computes them at `now`: TTL is the time left in seconds, rounded up. */
 export function expirationAndTtl(expireTime: bigint | undefined, now: bigint): [bigint | undefined, number] {
   if (expireTime === undefined) return [undefined, 0]

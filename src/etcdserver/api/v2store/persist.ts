@@ -9,10 +9,22 @@
 import type { Backend } from '../../../backend/backend.js'
 import { readU64, u64 } from '../../../backend/meta-u64.js'
 import { bstrBytes } from '../../../pkg/bstr.js'
+import { split } from '../../../pkg/go-path.js'
 import type { V2Event, Action } from './event.js'
 import type { NodeExtern } from './node-extern.js'
+import { V2Node, walk } from './node.js'
 import { WRITE_STAT_FIELDS, type StatField } from './stats.js'
-import { StoreError, type StoreChanges, type V2Store } from './store.js'
+import { StoreError, type V2Store } from './store.js'
+
+/** What writes changed since the last takeChanges(), for persisting. */
+export interface StoreChanges {
+  /** Nodes written (by path), or null for a path whose node was removed. */
+  readonly nodes: Map<string, V2Node | null>
+  /** Events recorded in the history, in order. */
+  readonly events: V2Event[]
+  /** Indexes of events the history dropped. */
+  readonly dropped: number[]
+}
 
 const INDEX_KEY = Buffer.from('i')
 const STATS_KEY = Buffer.from('s')
@@ -105,6 +117,22 @@ export function persistChanges(backend: Backend, store: V2Store, changes: StoreC
   backend.put('v2store', STATS_KEY, json(Object.fromEntries(WRITE_STAT_FIELDS.map((f) => [f, store.stats.get(f)]))))
 }
 
+/** Attach a persisted node under its parent (parents come first: a path sorts before its children). */
+function restoreNode(store: V2Store, path: string, r: NodeRecord, expireTime: bigint | undefined): void {
+  const parent = walk(store.root, split(path)[0], (p, name) => {
+    const c = p.children?.get(name)
+    if (c === undefined) throw new StoreError(`v2 store: no parent directory for ${path}`)
+    return c
+  })
+  const name = split(path)[1]
+  const existing = parent.children?.get(name)
+  const n = existing ?? (r.d === 1 ? V2Node.dir(store, path, r.c, parent, expireTime) : V2Node.kv(store, path, r.v ?? '', r.c, parent, expireTime))
+  n.createdIndex = r.c
+  n.modifiedIndex = r.m
+  if (existing === undefined) parent.children?.set(name, n)
+  if (expireTime !== undefined && existing === undefined) store.ttlKeyHeap.push(n)
+}
+
 /**
  * Rebuild `store` (a fresh one, with its namespaces) from the bucket. Resolves with false when the bucket is
  * empty: the v2 store was never written here.
@@ -120,14 +148,14 @@ export async function loadStore(backend: Backend, store: V2Store): Promise<boole
       const k = Buffer.from(key)
       if (k[0] === NODE_PREFIX) {
         const r = parse<NodeRecord>(value)
-        store.restoreNode(k.toString('latin1'), r.d === 1, r.v ?? '', r.c, r.m, r.e === undefined ? undefined : BigInt(r.e))
+        restoreNode(store, k.toString('latin1'), r, r.e === undefined ? undefined : BigInt(r.e))
       } else if (k[0] === EVENT_PREFIX) {
         const r = parse<EventRecord>(value)
         const e: V2Event = {
           action: r.a, node: r.n === undefined ? undefined : externOf(r.n), prevNode: r.p === undefined ? undefined : externOf(r.p),
           etcdIndex: r.i, refresh: r.r === 1,
         }
-        store.restoreEvent(e)
+        store.watcherHub.add(e)
       } else if (k.equals(INDEX_KEY)) {
         store.currentIndex = Number(readU64(value) ?? 0n)
       } else if (k.equals(STATS_KEY)) {

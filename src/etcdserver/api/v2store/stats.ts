@@ -28,9 +28,39 @@ export class Stats {
     this.counts.set(field, n)
   }
 
+  /** Run an operation, counting it as etcd's deferred check does (see FailMark), and rethrow its error. */
+  counted<T>(ok: StatField, failed: StatField, op: (fail: FailMark) => T): T {
+    const fail = new FailMark()
+    try {
+      const r = op(fail)
+      this.inc(ok)
+      return r
+    } catch (err) {
+      this.inc(fail.counts(err) ? failed : ok)
+      throw err
+    }
+  }
+
   /** etcd's JsonStats: every counter in etcd's order, then the watcher count. */
   toJson(watchers: number): string {
     const fields = STAT_FIELDS.map((f) => `"${f}":${this.get(f)}`)
     return `{${fields.join(',')},"watchers":${watchers}}`
+  }
+}
+
+/**
+ * Which errors count as failures in an operation's statistics. etcd counts through a deferred check of a
+ * variable that some error returns never set; those errors are marked here with not(), and count as successes.
+ */
+export class FailMark {
+  private readonly uncounted = new Set<unknown>()
+
+  not<E>(err: E): E {
+    this.uncounted.add(err)
+    return err
+  }
+
+  counts(err: unknown): boolean {
+    return !this.uncounted.has(err)
   }
 }

@@ -13,8 +13,9 @@ import {
 import { newEvent, type Action, type V2Event } from './event.js'
 import type { NodeExtern } from './node-extern.js'
 import { sortNodeExterns } from './node-extern.js'
-import { CompareIndexNotMatch, CompareValueNotMatch, V2Node, type NodeStore } from './node.js'
-import { Stats, type StatField } from './stats.js'
+import { compareFailCause, V2Node, walk, type NodeStore } from './node.js'
+import type { StoreChanges } from './persist.js'
+import { Stats } from './stats.js'
 import { TtlKeyHeap } from './ttl-key-heap.js'
 import type { Watcher } from './watcher.js'
 import { WatcherHub } from './watcher-hub.js'
@@ -36,24 +37,7 @@ export class StoreError extends Error {
   override name = 'StoreError'
 }
 
-/** What writes changed since the last takeChanges(), for persisting. */
-export interface StoreChanges {
-  /** Nodes written (by path), or null for a path whose node was removed. */
-  readonly nodes: Map<string, V2Node | null>
-  /** Events recorded in the history, in order. */
-  readonly events: V2Event[]
-  /** Indexes of events the history dropped. */
-  readonly dropped: number[]
-}
-
 const emptyChanges = (): StoreChanges => ({ nodes: new Map(), events: [], dropped: [] })
-
-/** Why a compare failed, as etcd words it. */
-function compareFailCause(n: V2Node, which: number, prevValue: string, prevIndex: bigint): string {
-  if (which === CompareIndexNotMatch) return `[${prevIndex} != ${n.modifiedIndex}]`
-  if (which === CompareValueNotMatch) return `[${prevValue} != ${n.value}]`
-  return `[${prevValue} != ${n.value}] [${prevIndex} != ${n.modifiedIndex}]`
-}
 
 export class V2Store implements NodeStore {
   readonly root: V2Node
@@ -74,7 +58,6 @@ export class V2Store implements NodeStore {
     this.readonly = new Set([...namespaces, '/'])
   }
 
-  // NodeStore
   noteWritten(n: V2Node): void {
     this.changes.nodes.set(n.path, n)
   }
@@ -102,7 +85,7 @@ export class V2Store implements NodeStore {
 
   /** The node at `nodePath` (a directory with its children, recursively or not, sorted or not). */
   get(nodePath: string, recursive: boolean, sorted: boolean): V2Event {
-    return this.counted('getsSuccess', 'getsFail', () => {
+    return this.stats.counted('getsSuccess', 'getsFail', () => {
       const n = this.internalGet(nodePath)
       const e = newEvent('get', nodePath, n.modifiedIndex, n.createdIndex)
       e.etcdIndex = this.currentIndex
@@ -113,7 +96,7 @@ export class V2Store implements NodeStore {
 
   /** Create a node; fails if it exists. `unique` appends the next index, zero-padded, as its name (POST). */
   create(nodePath: string, dir: boolean, value: string, unique: boolean, expireOpts: TtlOptionSet): V2Event {
-    return this.counted('createSuccess', 'createFail', () => {
+    return this.stats.counted('createSuccess', 'createFail', () => {
       const e = this.internalCreate(nodePath, dir, value, unique, false, expireOpts.expireTime, 'create')
       e.etcdIndex = this.currentIndex
       this.notify(e)
@@ -123,7 +106,7 @@ export class V2Store implements NodeStore {
 
   /** Create or replace a node (not a directory); `refresh` only moves the expiry of an existing node. */
   set(nodePath: string, dir: boolean, value: string, expireOpts: TtlOptionSet): V2Event {
-    return this.counted('setsSuccess', 'setsFail', () => {
+    return this.stats.counted('setsSuccess', 'setsFail', () => {
       let n: V2Node | undefined
       let getErr: V2Error | undefined
       try {
@@ -150,7 +133,7 @@ export class V2Store implements NodeStore {
   }
 
   compareAndSwap(nodePath: string, prevValue: string, prevIndex: bigint, value: string, expireOpts: TtlOptionSet): V2Event {
-    return this.counted('compareAndSwapSuccess', 'compareAndSwapFail', (fail) => {
+    return this.stats.counted('compareAndSwapSuccess', 'compareAndSwapFail', (fail) => {
       nodePath = clean(join('/', nodePath))
       // etcd returns this error without setting its deferred error: it counts as a success.
       if (this.readonly.has(nodePath)) throw fail.not(new V2Error(EcodeRootROnly, '/', this.currentIndex))
@@ -177,7 +160,7 @@ export class V2Store implements NodeStore {
 
   /** Delete a node: a directory needs `dir`, a non-empty one `recursive` (which implies `dir`). */
   delete(nodePath: string, dir: boolean, recursive: boolean): V2Event {
-    return this.counted('deleteSuccess', 'deleteFail', (fail) => {
+    return this.stats.counted('deleteSuccess', 'deleteFail', (fail) => {
       nodePath = clean(join('/', nodePath))
       if (this.readonly.has(nodePath)) throw fail.not(new V2Error(EcodeRootROnly, '/', this.currentIndex))
       if (recursive) dir = true
@@ -196,7 +179,7 @@ export class V2Store implements NodeStore {
   }
 
   compareAndDelete(nodePath: string, prevValue: string, prevIndex: bigint): V2Event {
-    return this.counted('compareAndDeleteSuccess', 'compareAndDeleteFail', (fail) => {
+    return this.stats.counted('compareAndDeleteSuccess', 'compareAndDeleteFail', (fail) => {
       nodePath = clean(join('/', nodePath))
       const n = this.internalGet(nodePath)
       // etcd returns these two errors without setting its deferred error: they count as successes.
@@ -225,7 +208,7 @@ export class V2Store implements NodeStore {
 
   /** Update a node's value (keys only) and expiry; `refresh` keeps the value. */
   update(nodePath: string, newValue: string, expireOpts: TtlOptionSet): V2Event {
-    return this.counted('updateSuccess', 'updateFail', (fail) => {
+    return this.stats.counted('updateSuccess', 'updateFail', (fail) => {
       nodePath = clean(join('/', nodePath))
       if (this.readonly.has(nodePath)) throw fail.not(new V2Error(EcodeRootROnly, '/', this.currentIndex))
       const currIndex = this.currentIndex
@@ -265,44 +248,6 @@ export class V2Store implements NodeStore {
       node.remove(true, true, (path) => this.watcherHub.notifyWatchers(e, path, true))
       this.stats.inc('expireCount')
       this.notify(e)
-    }
-  }
-
-  // Recovery: rebuilding the store from what was persisted
-
-  /** Attach a persisted node under its parent (parents come first: a path sorts before its children). */
-  restoreNode(path: string, dir: boolean, value: string, createdIndex: number, modifiedIndex: number, expireTime: bigint | undefined): void {
-    const parent = this.walk(split(path)[0], (p, name) => {
-      const c = p.children?.get(name)
-      if (c === undefined) throw new StoreError(`v2 store: no parent directory for ${path}`)
-      return c
-    })
-    const name = split(path)[1]
-    const existing = parent.children?.get(name)
-    const n = existing ?? (dir ? V2Node.dir(this, path, createdIndex, parent, expireTime) : V2Node.kv(this, path, value, createdIndex, parent, expireTime))
-    n.createdIndex = createdIndex
-    n.modifiedIndex = modifiedIndex
-    if (existing === undefined) parent.children?.set(name, n)
-    if (expireTime !== undefined && existing === undefined) this.ttlKeyHeap.push(n)
-  }
-
-  /** Put a persisted event back in the history (oldest first). */
-  restoreEvent(e: V2Event): void {
-    this.watcherHub.add(e)
-  }
-
-  // Internals
-
-  /** Run an operation, counting it as etcd's deferred check does (see FailMark), and rethrow its error. */
-  private counted<T>(ok: StatField, failed: StatField, op: (fail: FailMark) => T): T {
-    const fail = new FailMark()
-    try {
-      const r = op(fail)
-      this.stats.inc(ok)
-      return r
-    } catch (err) {
-      this.stats.inc(fail.counts(err) ? failed : ok)
-      throw err
     }
   }
 
@@ -347,7 +292,7 @@ export class V2Store implements NodeStore {
     const [dirName, nodeName] = split(nodePath)
     let d: V2Node
     try {
-      d = this.walk(dirName, (parent, name) => this.checkDir(parent, name))
+      d = walk(this.root, dirName, (parent, name) => this.checkDir(parent, name))
     } catch (err) {
       if (err instanceof V2Error) {
         // etcd counts this failure as a failed set whatever the operation, on top of the operation's own count.
@@ -385,24 +330,12 @@ export class V2Store implements NodeStore {
   /** The node at a path, or KeyNotFound / NotDir. */
   private internalGet(nodePath: string): V2Node {
     nodePath = clean(join('/', nodePath))
-    return this.walk(nodePath, (parent, name) => {
+    return walk(this.root, nodePath, (parent, name) => {
       if (parent.children === undefined) throw new V2Error(EcodeNotDir, parent.path, this.currentIndex)
       const child = parent.children.get(name)
       if (child !== undefined) return child
       throw new V2Error(EcodeKeyNotFound, join(parent.path, name), this.currentIndex)
     })
-  }
-
-  /** Walk the components of a path from the root (an empty component ends the walk). */
-  private walk(nodePath: string, step: (prev: V2Node, component: string) => V2Node): V2Node {
-    const components = nodePath.split('/')
-    let curr = this.root
-    for (let i = 1; i < components.length; i++) {
-      const c = components[i] ?? ''
-      if (c === '') return curr
-      curr = step(curr, c)
-    }
-    return curr
   }
 
   /** The directory `dirName` under `parent`, made if missing; NotDir if a key holds the name. */
@@ -415,22 +348,5 @@ export class V2Store implements NodeStore {
     const n = V2Node.dir(this, join(parent.path, dirName), this.currentIndex + 1, parent, undefined)
     parent.addIntermediate(dirName, n)
     return n
-  }
-}
-
-/**
- * Which errors count as failures in an operation's statistics. etcd counts through a deferred check of a
- * variable that some error returns never set; those errors are marked here with not(), and count as successes.
- */
-class FailMark {
-  private readonly uncounted = new Set<unknown>()
-
-  not<E>(err: E): E {
-    this.uncounted.add(err)
-    return err
-  }
-
-  counts(err: unknown): boolean {
-    return !this.uncounted.has(err)
   }
 }
