@@ -13,7 +13,7 @@ import { toDomainLeaseTimeToLive, toPbLeaseLeasesResponse, toPbLeaseTimeToLiveRe
 import {
   decodeLeaseGrantRequest, decodeLeaseKeepAliveRequest, decodeLeaseRevokeRequest, encodeLeaseGrantResponse,
   encodeLeaseKeepAliveResponse, encodeLeaseRevokeResponse,
-} from './lease-codec.js'
+} from '../wire/lease.js'
 import { toServiceError, type ErrorReporter } from './status.js'
 import { credentialsOf } from './interceptor.js'
 import { reply } from './unary.js'

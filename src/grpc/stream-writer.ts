@@ -83,7 +83,7 @@ export class SendError extends Error {
 /**
  * Frame the first of `items` with the call's own serializer (so the metrics wrapper counts each message),
  * up to WRITE_BYTES, and write them to the call's HTTP/2 stream at once. The serializer may return a buffer
- * it reuses on the next call (watch-codec's transient encoding): each result is copied before the next is
+ * it reuses on the next call (wire/watch-fanout.ts's transient encoding): each result is copied before the next is
  * made, and the write gets a buffer of its own.
  */
 function framedOut<T>(call: BaseCall): BatchOut<T> {

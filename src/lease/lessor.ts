@@ -7,7 +7,7 @@ import type { Clock } from '../pkg/clock.js'
 import { EtcdError } from '../pkg/errors.js'
 import { Ticker } from '../pkg/ticker.js'
 import { FOREVER, Lease } from './lease.js'
-import { decodeLease, encodeLease, leaseIdKey } from './lease-codec.js'
+import { decodeLease, encodeLease, leaseIdKey } from '../wire/leasepb.js'
 import { LeaseQueue } from './lease-queue.js'
 import { LeaseMetrics } from './metrics.js'
 

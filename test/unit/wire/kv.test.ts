@@ -5,7 +5,7 @@ import assert from 'node:assert/strict'
 import protobuf from 'protobufjs'
 import { PROTO_DIR } from '../../../src/grpc/proto.js'
 import { toDomainPut, toDomainRange, toPbPutResponse, toPbRangeResponse } from '../../../src/grpc/convert.js'
-import { decodePutRequest, decodeRangeRequest, encodePutResponse, encodeRangeResponse } from '../../../src/grpc/kv-codec.js'
+import { decodePutRequest, decodeRangeRequest, encodePutResponse, encodeRangeResponse } from '../../../src/wire/kv.js'
 import type { KeyValue, PutResponse, RangeResponse } from '../../../src/etcdserver/types/kv.js'
 
 const root = new protobuf.Root()
