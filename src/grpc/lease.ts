@@ -9,7 +9,7 @@ import type {
   LeaseGrantRequest, LeaseGrantResponse, LeaseKeepAliveRequest, LeaseKeepAliveResponse, LeaseRevokeRequest,
   LeaseRevokeResponse,
 } from '../etcdserver/types/lease.js'
-import { toDomainLeaseTimeToLive, toPbLeaseLeasesResponse, toPbLeaseTimeToLiveResponse } from './convert.js'
+import { toDomainLeaseTimeToLive, toPbLeaseLeasesResponse, toPbLeaseTimeToLiveResponse } from './convert-lease.js'
 import {
   decodeLeaseGrantRequest, decodeLeaseKeepAliveRequest, decodeLeaseRevokeRequest, encodeLeaseGrantResponse,
   encodeLeaseKeepAliveResponse, encodeLeaseRevokeResponse,
