@@ -33,7 +33,8 @@ import type {
   AlarmMember, AlarmRequest, AlarmResponse, DowngradeRequest, DowngradeResponse, HashKVRequest, HashKVResponse,
   HashResponse, MoveLeaderRequest, StatusResponse,
 } from '../etcdserver/types/maintenance.js'
-import type { GrpcServer, TlsServerOptions } from '../grpc/server.js'
+import type { GrpcServer } from '../grpc/server.js'
+import type { TlsServerOptions } from '../grpc/server-tls.js'
 import { silentLogger, type Logger } from '../pkg/logger.js'
 import { ETCD_DEFAULTS, type EtcdOptions, type LevelDb, type ListenOptions, type ListenTlsOptions } from './options.js'
 import { Watcher, WatchStream, type WatchOptions } from './watch.js'
