@@ -1,9 +1,9 @@
 // The KV wire codecs on the path of every request: mvccpb.KeyValue (every revision stored, every kv in a
 // response) and the hand-written gRPC codec of PutRequest and RangeResponse.
-import { decodePutRequest, encodeRangeResponse } from '../../src/grpc/kv-codec.js'
-import { decodeKeyValue, encodeKeyValue } from '../../src/mvcc/kv-codec.js'
+import { decodePutRequest, encodeRangeResponse } from '../../src/wire/kv.js'
+import { decodeKeyValue, encodeKeyValue } from '../../src/wire/keyvalue.js'
 import type { KeyValue } from '../../src/mvcc/kv.js'
-import { lenFieldSize, writeBytesField } from '../../src/pkg/proto-wire.js'
+import { lenFieldSize, writeBytesField } from '../../src/wire/protobuf.js'
 import { bytes, utf8, type MicroSuite } from './suite.js'
 
 const header = { clusterId: 14841639068965178418n, memberId: 10276657743932975437n, revision: 123_456, raftTerm: 2 }

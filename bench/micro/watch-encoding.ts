@@ -1,8 +1,8 @@
 // Watch event encoding: an event is encoded once however many watchers it reaches, and a batch of events
 // once per fan-out round, so what matters is the first encode and the cost of each further watcher.
 import type { WatchEvent } from '../../src/etcdserver/types/watch.js'
-import { encodeWatchResponseMessage, encodeWatchResponseTransient } from '../../src/grpc/watch-codec.js'
-import { encodeEvent } from '../../src/pkg/watch-wire.js'
+import { encodeWatchResponseMessage, encodeWatchResponseTransient } from '../../src/wire/watch-fanout.js'
+import { encodeEvent } from '../../src/wire/watch.js'
 import { bytes, utf8, type MicroSuite } from './suite.js'
 
 const header = { clusterId: 14841639068965178418n, memberId: 10276657743932975437n, revision: 123_456, raftTerm: 2 }

@@ -5,7 +5,7 @@ import type { Backend } from '../backend/backend.js'
 import { readU64, u64 } from '../backend/meta-u64.js'
 import { equalBytes } from '../pkg/bytes.js'
 import { invariant } from '../pkg/verify.js'
-import { decodeRole, decodeUser, encodeRole, encodeUser } from './auth-codec.js'
+import { decodeRole, decodeUser, encodeRole, encodeUser } from '../wire/authpb.js'
 import type { Role, User } from './permission.js'
 
 const ascii = (s: string): Uint8Array => Buffer.from(s, 'latin1')

@@ -23,15 +23,21 @@ import type { WatchOptions } from '../embed/watch.js'
 import type { LeaseKeepAliveOptions } from '../embed/lease.js'
 import type { LeaseKeepAliveResponse__Output as PbKeepAliveResponse } from '../grpc/generated/etcdserverpb/LeaseKeepAliveResponse.js'
 import {
-  toPbCampaignRequest, toPbCompactionRequest, toPbDeleteRangeRequest, toPbDowngradeRequest, toPbHashKVRequest, toPbLeaseGrantRequest,
-  toPbLeaseIdRequest, toPbLeaseTimeToLiveRequest, toPbLockRequest, toPbProclaimRequest, toPbPutRequest,
-  toPbRangeRequest, toPbResignRequest, toPbTxnRequest,
-} from '../grpc/convert-requests.js'
+  fromPbCampaignResponse, fromPbLeaderResponse, fromPbLockResponse, toPbCampaignRequest, toPbLockRequest, toPbProclaimRequest,
+  toPbResignRequest,
+} from '../grpc/convert-concurrency.js'
+import { fromPbHeaderOnly } from '../grpc/convert-header.js'
 import {
-  fromPbCampaignResponse, fromPbDeleteRangeResponse, fromPbDowngradeResponse, fromPbHashKVResponse, fromPbHeaderOnly, fromPbLeaderResponse,
+  fromPbDeleteRangeResponse, fromPbPutResponse, fromPbRangeResponse, fromPbTxnResponse, toPbCompactionRequest,
+  toPbDeleteRangeRequest, toPbPutRequest, toPbRangeRequest, toPbTxnRequest,
+} from '../grpc/convert-kv.js'
+import {
   fromPbLeaseGrantResponse, fromPbLeaseKeepAliveResponse, fromPbLeaseLeasesResponse, fromPbLeaseTimeToLiveResponse,
-  fromPbLockResponse, fromPbPutResponse, fromPbRangeResponse, fromPbStatusResponse, fromPbTxnResponse,
-} from '../grpc/convert-responses.js'
+  toPbLeaseGrantRequest, toPbLeaseIdRequest, toPbLeaseTimeToLiveRequest,
+} from '../grpc/convert-lease.js'
+import {
+  fromPbDowngradeResponse, fromPbHashKVResponse, fromPbStatusResponse, toPbDowngradeRequest, toPbHashKVRequest,
+} from '../grpc/convert-maintenance.js'
 import type { Connection, Retry } from './connection.js'
 import type { EtcdClient, SignalOptions } from './etcd-client.js'
 import { RemoteLeaseKeepAlive } from './lease-keepalive.js'

@@ -4,7 +4,7 @@
 import type * as grpc from '@grpc/grpc-js'
 import type { LeaderRequest, LeaderResponse } from '../etcdserver/types/concurrency.js'
 import type { LeaderResponse__Output as PbLeaderResponse } from '../grpc/generated/v3electionpb/LeaderResponse.js'
-import { fromPbLeaderResponse } from '../grpc/convert-responses.js'
+import { fromPbLeaderResponse } from '../grpc/convert-concurrency.js'
 import type { Connection } from './connection.js'
 import { closedError, toClientError, transportFailure } from './grpc-error.js'
 

@@ -37,7 +37,7 @@ import type { ProclaimRequest as ReqProclaim } from '../grpc/generated/v3electio
 import type { LeaderRequest as ReqLeader } from '../grpc/generated/v3electionpb/LeaderRequest.js'
 import type { LeaderResponse__Output as ResLeader } from '../grpc/generated/v3electionpb/LeaderResponse.js'
 import type { ResignRequest as ReqResign } from '../grpc/generated/v3electionpb/ResignRequest.js'
-import type { HeaderOnly } from '../grpc/convert-responses.js'
+import type { HeaderOnly } from '../grpc/convert-header.js'
 
 export interface Rpc<Req, Res> {
   readonly path: string

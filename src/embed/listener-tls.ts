@@ -1,7 +1,7 @@
 // What TLS changes about one listener (ListenOptions.tls): the gRPC server's TLS options, the stream limit
 // etcd's servers apply, how the listener's own gateway dials it, and the scheme MemberList advertises.
 import type { ChannelCredentials } from '@grpc/grpc-js'
-import type { TlsServerOptions } from '../grpc/server.js'
+import type { TlsServerOptions } from '../grpc/server-tls.js'
 import type { Logger } from '../pkg/logger.js'
 import type { ListenOptions, ListenTlsOptions } from './options.js'
 

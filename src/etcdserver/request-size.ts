@@ -1,6 +1,6 @@
 // The encoded size of a write request as etcd measures it against --max-request-bytes: the marshalled
 // InternalRaftRequest, i.e. the protobuf request plus a request header with a 64-bit ID and the wrapper.
-import { bigVarintSize, varintSize } from '../pkg/proto-wire.js'
+import { bigVarintSize, varintSize } from '../wire/protobuf.js'
 import type { Compare, DeleteRangeRequest, PutRequest, RangeRequest, RequestOp, TxnRequest } from './types/kv.js'
 
 const varint = varintSize

@@ -3,7 +3,7 @@
 // The gRPC service and the embedded API both drive it, so both speak exactly the same protocol.
 import { toRangeEnd, type RangeEnd } from '../pkg/bytes.js'
 import { ERROR_MESSAGES, EtcdError, type ErrorCode } from '../pkg/errors.js'
-import { watchResponseSize } from '../pkg/watch-wire.js'
+import { watchResponseSize } from '../wire/watch.js'
 import { CompactedError } from '../mvcc/errors.js'
 import type { Event, KV, ReadView } from '../mvcc/kv.js'
 import { checkWatchRange, INVALID_WATCH_ID, watchFilters, type StoreWatchResponse, type WatchSink, type WatchStream } from '../mvcc/watcher.js'

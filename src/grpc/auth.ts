@@ -7,7 +7,7 @@ import {
   toDomainRoleGrantPermission, toDomainRoleRevokePermission, toDomainUserAdd, toDomainUserChangePassword,
   toPbAuthenticateResponse, toPbAuthHeaderResponse, toPbAuthRoleGetResponse, toPbAuthRoleListResponse,
   toPbAuthStatusResponse, toPbAuthUserGetResponse, toPbAuthUserListResponse,
-} from './convert.js'
+} from './convert-auth.js'
 import { credentialsOf } from './interceptor.js'
 import type { ErrorReporter } from './status.js'
 import { reply } from './unary.js'

@@ -5,7 +5,7 @@ import type { EtcdServer } from '../etcdserver/etcd-server.js'
 import type { ClusterHandlers } from './generated/etcdserverpb/Cluster.js'
 import {
   toDomainMemberList, toDomainMemberAdd, toDomainMemberPromote, toDomainMemberRemove, toDomainMemberUpdate, toPbMemberListResponse,
-} from './convert.js'
+} from './convert-cluster.js'
 import type { ErrorReporter } from './status.js'
 import { reply } from './unary.js'
 import { credentialsOf } from './interceptor.js'

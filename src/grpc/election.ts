@@ -10,7 +10,7 @@ import type { ElectionHandlers } from './generated/v3electionpb/Election.js'
 import {
   toDomainCampaign, toDomainLeader, toDomainProclaim, toDomainResign, toPbCampaignResponse, toPbLeaderResponse,
   toPbProclaimResponse, toPbResignResponse,
-} from './convert.js'
+} from './convert-concurrency.js'
 import { reply, replyLong, toConcurrencyServiceError, withCallSignal } from './concurrency-call.js'
 import type { ErrorReporter } from './status.js'
 import type { WatchCalls } from './watch.js'

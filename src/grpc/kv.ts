@@ -1,7 +1,7 @@
 // The KV service (etcd v3rpc/key.go): decode, call the server core, encode, and map errors once.
-// Range and Put, the hot paths, use the hand-written codec (kv-codec.ts), and Txn its own (txn-codec.ts,
+// Range and Put, the hot paths, use the hand-written codec (wire/kv.ts), and Txn its own (wire/txn.ts,
 // which nests as deep as etcd does): they receive domain requests directly. DeleteRange and Compact go
-// through proto-loader's objects and convert.ts.
+// through proto-loader's objects and convert-kv.ts.
 import type {
   handleUnaryCall, ServiceDefinition, UntypedServiceImplementation,
 } from '@grpc/grpc-js'
@@ -9,15 +9,15 @@ import type { EtcdServer } from '../etcdserver/etcd-server.js'
 import type { PutRequest, PutResponse, RangeRequest, RangeResponse } from '../etcdserver/types/kv.js'
 import type { KVHandlers } from './generated/etcdserverpb/KV.js'
 import type { TxnRequest, TxnResponse } from '../etcdserver/types/kv.js'
-import { toDomainCompaction, toDomainDeleteRange, toPbCompactionResponse, toPbDeleteRangeResponse } from './convert.js'
-import { decodePutRequest, decodeRangeRequest, encodePutResponse, encodeRangeResponse } from './kv-codec.js'
-import { decodeTxnRequest, encodeTxnResponse } from './txn-codec.js'
+import { toDomainCompaction, toDomainDeleteRange, toPbCompactionResponse, toPbDeleteRangeResponse } from './convert-kv.js'
+import { decodePutRequest, decodeRangeRequest, encodePutResponse, encodeRangeResponse } from '../wire/kv.js'
+import { decodeTxnRequest, encodeTxnResponse } from '../wire/txn.js'
 import type { ErrorReporter } from './status.js'
 import { reply } from './unary.js'
 import { credentialsOf, tokenCredentialsOf } from './interceptor.js'
 
 export interface KvServiceOptions {
-  /** etcd's --max-txn-ops: how deep a txn can nest is bounded by it (txn-codec.ts). */
+  /** etcd's --max-txn-ops: how deep a txn can nest is bounded by it (wire/txn.ts). */
   readonly maxTxnOps: number
 }
 

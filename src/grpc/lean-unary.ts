@@ -226,7 +226,7 @@ class LeanUnaryCall extends Emitter implements ServerUnaryCall<unknown, unknown>
     this.notifyOnCancel()
   }
 
-  // ---- ServerUnaryCall ----
+  /** The client's address, as grpc-js's call reports it; this and what follows are the ServerUnaryCall API. */
   getPeer(): string {
     const socket = this.stream.session?.socket
     if (socket?.remoteAddress) return socket.remotePort ? `${socket.remoteAddress}:${socket.remotePort}` : socket.remoteAddress

@@ -9,11 +9,11 @@ import type {
   LeaseGrantRequest, LeaseGrantResponse, LeaseKeepAliveRequest, LeaseKeepAliveResponse, LeaseRevokeRequest,
   LeaseRevokeResponse,
 } from '../etcdserver/types/lease.js'
-import { toDomainLeaseTimeToLive, toPbLeaseLeasesResponse, toPbLeaseTimeToLiveResponse } from './convert.js'
+import { toDomainLeaseTimeToLive, toPbLeaseLeasesResponse, toPbLeaseTimeToLiveResponse } from './convert-lease.js'
 import {
   decodeLeaseGrantRequest, decodeLeaseKeepAliveRequest, decodeLeaseRevokeRequest, encodeLeaseGrantResponse,
   encodeLeaseKeepAliveResponse, encodeLeaseRevokeResponse,
-} from './lease-codec.js'
+} from '../wire/lease.js'
 import { toServiceError, type ErrorReporter } from './status.js'
 import { credentialsOf } from './interceptor.js'
 import { reply } from './unary.js'

@@ -9,7 +9,7 @@ import type { SnapshotResponse } from './generated/etcdserverpb/SnapshotResponse
 import {
   toDomainAlarm, toDomainDowngrade, toDomainHashKV, toPbDowngradeResponse, toDomainMoveLeader, toPbAlarmResponse, toPbHashKVResponse, toPbHashResponse,
   toPbSnapshotResponse, toPbStatusResponse,
-} from './convert.js'
+} from './convert-maintenance.js'
 import { toServiceError, type ErrorReporter } from './status.js'
 import { credentialsOf } from './interceptor.js'
 import { reply } from './unary.js'

@@ -5,7 +5,7 @@
 //
 // The (de)serializers are proto-loader's (createSerializer/createDeserializer in its index.js), over the
 // same protobufjs types: built from the loaded root's protobufjs JSON on their first call, when protobufjs
-// is loaded. Most calls never get there: the hot methods carry their own codecs (kv-codec.ts, ...).
+// is loaded. Most calls never get there: the hot methods carry their own codecs (src/wire/).
 // test/unit/grpc/precompiled.test.ts checks the result against loadSync() of the .proto files, codecs too.
 import { createRequire } from 'node:module'
 import type { MessageTypeDefinition, MethodDefinition, MethodOptions, Options, PackageDefinition, ServiceDefinition } from '@grpc/proto-loader'

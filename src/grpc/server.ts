@@ -1,32 +1,23 @@
-// GrpcServer: registers every etcd v3 service in one place (plus health and reflection), counts every call
-// (grpc/metrics.ts), serves gRPC and HTTP/1.1 on one port as etcd does (cmux), and shuts down gracefully.
+// GrpcServer: the client port. It serves gRPC (the services of services.ts, every call counted by
+// grpc/metrics.ts) and HTTP/1.1 on one port as etcd does (cmux), routing each connection by its first bytes,
+// optionally behind TLS (server-tls.ts), and shuts down gracefully.
 import { lookup } from 'node:dns/promises'
 import { createServer as createHttpServer, type IncomingMessage, type RequestListener, type Server as HttpServer } from 'node:http'
 import { createServer as createNetServer, isIP, type AddressInfo, type Server as NetServer, type Socket } from 'node:net'
-import type { TLSSocket } from 'node:tls'
-import * as grpc from '@grpc/grpc-js'
+import type * as grpc from '@grpc/grpc-js'
 import { serverMetrics } from '../etcdserver/metrics.js'
 import { GRPC_OVERHEAD_BYTES, type EtcdServer } from '../etcdserver/etcd-server.js'
-import { loadEtcdProto } from './proto.js'
-import { addReflection } from './reflection.js'
-import { HealthService } from './health.js'
-import { grpcMetricsFor, type GrpcMetrics } from './metrics.js'
-import { kvHandlers, kvServiceDefinition } from './kv.js'
-import { WatchCalls, watchHandlers, watchServiceDefinition } from './watch.js'
-import { authHandlers } from './auth.js'
-import { leaseHandlers, leaseServiceDefinition } from './lease.js'
-import { clusterHandlers } from './cluster.js'
-import { maintenanceHandlers } from './maintenance.js'
-import { lockHandlers } from './lock.js'
-import { electionHandlers } from './election.js'
+import type { TlsListener } from '../pkg/transport/tls-listener.js'
+import type { HealthService } from './health.js'
 import { Http2Front } from './http2-front.js'
 import { DEFAULT_KEEPALIVE_MIN_TIME_MS } from './keepalive-enforcement.js'
-import type { ErrorReporter } from './status.js'
-import { withGoUnmarshal } from './unmarshal.js'
 import { messageLimitInterceptor } from './message-limit.js'
+import { grpcMetricsFor } from './metrics.js'
+import { tlsListener, type TlsServerOptions } from './server-tls.js'
+import { addEtcdServices, InstrumentedServer } from './services.js'
+import type { ErrorReporter } from './status.js'
 import { DEFAULT_MAX_CONCURRENT_STREAMS } from './stream-limit.js'
-import type { TlsListener, RejectedConnection } from '../pkg/transport/tls-listener.js'
-import type { ServerConfig } from '../pkg/transport/tls-info.js'
+import { WatchCalls } from './watch.js'
 
 export { GRPC_OVERHEAD_BYTES }
 
@@ -81,76 +72,6 @@ const notFound: RequestListener = (_req, res) => {
   res.end('404 page not found\n')
 }
 
-// ---- TLS ----
-/**
- * TLS for the client listeners: etcd's client TLS (pkg/transport's ServerConfig: certificate, trusted CAs,
- * --client-cert-auth, cipher suites, versions, CRL, allowed hostnames), and who hears of refused connections.
- *
- * clientCertAuth: require a client certificate that verifies against `ca` (Node's bundled root CAs without
- * `ca`, as Go's system roots for etcd) on every connection, and let its common name act as the user of calls
- * that send no token. grpc-js reports the verified certificate in `call.getAuthContext().sslPeerCertificate`
- * with clientCertAuth only (never with just `ca`), so a certificate found there is one whose CN etcd takes
- * as the user. A `ca` alone requires client certificates too, as etcd's TLSInfo.ServerConfig does.
- */
-export interface TlsServerOptions extends ServerConfig {
-  /** Told of every connection refused in or after the handshake (etcd logs "rejected connection on client endpoint"). */
-  readonly onRejected?: (r: RejectedConnection) => void
-}
-
-/**
- * ALPN. gRPC clients (grpc-go, grpc-js, tonic, grpc-java, .NET) offer only h2 and get it. Clients that also
- * offer http/1.1 (curl, browsers, Go's net/http) get http/1.1, so /health, /metrics and /version reach the
- * HTTP/1 server: every HTTP/2 connection goes to grpc-js whole, which answers non-gRPC requests with 415,
- * where etcd routes each HTTP/2 request by its content-type. A client that offers neither gets a fatal
- * no_application_protocol alert, as from etcd (Go's TLS with NextProtos ["h2"]). A client that sends no ALPN
- * gets HTTP/1.x only: node:http2 refuses HTTP/2 over TLS without ALPN h2, as Go's server does.
- */
-function selectAlpn({ protocols }: { readonly protocols: readonly string[] }): string | undefined {
-  if (protocols.includes('http/1.1')) return 'http/1.1'
-  if (protocols.includes('h2')) return 'h2'
-  return undefined
-}
-
-/**
- * The TLS listener of a client port (pkg/transport's TlsListener, etcd's tlsListener) for these options.
- * Its modules load only when a port serves TLS: Node's module loader opens every file of the graph it is
- * loading at once, and a plaintext etcdlite must still start under `ulimit -n 64`.
- */
-async function tlsListener(opts: TlsServerOptions, onSecure: (socket: TLSSocket) => void): Promise<TlsListener> {
-  const [{ TlsListener }, { nodeTlsOptions }] = await Promise.all([import('../pkg/transport/tls-listener.js'), import('../pkg/transport/tls-info.js')])
-  return new TlsListener(
-    {
-      tls: { ...nodeTlsOptions(opts), ALPNCallback: selectAlpn },
-      crlFile: opts.crlFile,
-      allowedHostnames: opts.allowedHostnames,
-      onRejected: opts.onRejected,
-    },
-    (socket) => {
-      // A trusted CA alone makes clients prove a certificate, but only --client-cert-auth makes its CN a
-      // user (etcd's ClientCertAuthEnabled gates AuthInfoFromTLS). grpc-js's getAuthContext() reports a
-      // certificate only on an `authorized` socket, so without clientCertAuth none is reported.
-      if (!opts.clientCertAuth) socket.authorized = false
-      onSecure(socket)
-    },
-  )
-}
-// ---- end TLS ----
-
-/** A grpc.Server that unmarshals as etcd (grpc/unmarshal.ts) and instruments (grpc/metrics.ts) every service added to it. */
-class InstrumentedServer extends grpc.Server {
-  private readonly metrics: GrpcMetrics
-
-  constructor(metrics: GrpcMetrics, options: grpc.ServerOptions) {
-    super(options)
-    this.metrics = metrics
-  }
-
-  override addService(service: grpc.ServiceDefinition, implementation: grpc.UntypedServiceImplementation): void {
-    const unmarshalled = withGoUnmarshal(service, implementation)
-    const { def, impl } = this.metrics.instrument(unmarshalled.def, unmarshalled.impl)
-    super.addService(def, impl)
-  }
-}
 
 export interface GrpcEndpoint {
   readonly host: string
@@ -195,29 +116,7 @@ export class GrpcServer {
       ...(ka !== undefined && ka.intervalMs > 0 && ka.timeoutMs > 0 ? { 'grpc.keepalive_time_ms': ka.intervalMs, 'grpc.keepalive_timeout_ms': ka.timeoutMs } : {}),
       interceptors: [messageLimitInterceptor],
     })
-    const proto = loadEtcdProto()
-    this.server.addService(
-      kvServiceDefinition(proto.etcdserverpb.KV.service, { maxTxnOps: etcd.maxTxnOps }),
-      kvHandlers(etcd, opts.report, { clientCertAuth: opts.tls?.clientCertAuth === true }),
-    )
-    this.server.addService(watchServiceDefinition(proto.etcdserverpb.Watch.service), watchHandlers(etcd, opts.report, this.watchCalls))
-    const lease = leaseServiceDefinition(proto.etcdserverpb.Lease.service)
-    this.server.addService(lease, leaseHandlers(lease, etcd, opts.report, this.watchCalls))
-    const cluster = proto.etcdserverpb.Cluster.service
-    this.server.addService(cluster, clusterHandlers(cluster, etcd, opts.report))
-    const maintenance = proto.etcdserverpb.Maintenance.service
-    this.server.addService(maintenance, maintenanceHandlers(maintenance, etcd, opts.report))
-    const lock = proto.v3lockpb.Lock.service
-    this.server.addService(lock, lockHandlers(lock, etcd, opts.report, this.watchCalls))
-    const election = proto.v3electionpb.Election.service
-    this.server.addService(election, electionHandlers(election, etcd, opts.report, this.watchCalls))
-    const auth = proto.etcdserverpb.Auth.service
-    this.server.addService(auth, authHandlers(auth, etcd, opts.report))
-
-    // etcd registers the standard health service with "" SERVING (v3rpc/grpc.go); grpcurl needs reflection.
-    this.health = new HealthService(() => etcd.closed)
-    this.server.addService(proto.grpc.health.v1.Health.service, this.health.handlers())
-    addReflection(this.server)
+    this.health = addEtcdServices(this.server, etcd, { report: opts.report, clientCertAuth: native }, this.watchCalls)
 
     // TLS: grpc-js gets the decrypted TLSSocket, so its injector stays insecure.
     this.tls = opts.tls

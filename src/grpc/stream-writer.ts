@@ -10,9 +10,9 @@
 //
 // A write carries at most WRITE_BYTES (a larger message goes alone), and the next is framed only once it is
 // done: what a slow client has not read stays queued as response objects, which share their events with
-// every other watcher, not as bytes. (Framing a whole backlog into one write held tens of MB per stream
-// when 10,000 watchers fell behind, 1.4 GB in all, and the GC and page faults on that memory cost more than
-// the encoding.) HTTP/2 flow control sends no faster than the client reads anyway.
+// every other watcher, not as bytes. Framed bytes belong to one stream each: a backlog framed whole would
+// hold tens of MB per stream once thousands of watchers fall behind, and the GC and page faults on that
+// memory would cost more than the encoding. HTTP/2 flow control sends no faster than the client reads anyway.
 //
 // Writing to the HTTP/2 stream needs grpc-js's call object under the public ServerDuplexStream (its
 // `call`, a BaseServerInterceptingCall: `stream`, `handler.serialize`, `maybeSendMetadata()`,
@@ -83,7 +83,7 @@ export class SendError extends Error {
 /**
  * Frame the first of `items` with the call's own serializer (so the metrics wrapper counts each message),
  * up to WRITE_BYTES, and write them to the call's HTTP/2 stream at once. The serializer may return a buffer
- * it reuses on the next call (watch-codec's transient encoding): each result is copied before the next is
+ * it reuses on the next call (wire/watch-fanout.ts's transient encoding): each result is copied before the next is
  * made, and the write gets a buffer of its own.
  */
 function framedOut<T>(call: BaseCall): BatchOut<T> {

@@ -1,7 +1,7 @@
 // etcd's request decoding, for its errors: etcd unmarshals every request with the Unmarshal methods gogoproto
 // generated (etcdserverpb/rpc.pb.go and the lock and election packages), and grpc-go answers a failure with
-// INTERNAL "grpc: error unmarshalling request: <the Go error>". Our decoders (protobufjs, kv-codec.ts,
-// txn-codec.ts) accept other bytes and fail with other texts, so every request of those packages is first
+// INTERNAL "grpc: error unmarshalling request: <the Go error>". Our decoders (protobufjs, wire/kv.ts,
+// wire/txn.ts) accept other bytes and fail with other texts, so every request of those packages is first
 // walked here exactly as gogoproto's code walks it (same checks in the same order, same texts), and a
 // failure answers etcd's status before any decoder runs. The walk keeps its own stack: a message may nest
 // as deep as its size allows, far deeper than JavaScript recursion goes.

@@ -1,5 +1,5 @@
 // The Watch service (etcd v3rpc/watch.go, transport half): one bidirectional stream per call, carrying any
-// number of watchers. Requests are decoded by hand (watch-codec.ts) and handed to the server's
+// number of watchers. Requests are decoded by hand (wire/watch.ts) and handed to the server's
 // ServerWatchStream; responses are encoded by hand and written in batches (stream-writer.ts: one HTTP/2
 // write per fan-out round, at most 128 KiB, one batch in flight) with real backpressure: once 128 responses
 // wait behind the batch in flight the stream takes no more watcher responses (their watchers become victims
@@ -14,7 +14,8 @@ import type { EtcdServer } from '../etcdserver/etcd-server.js'
 import type { WatchEvent, WatchResponse } from '../etcdserver/types/watch.js'
 import { EtcdError } from '../pkg/errors.js'
 import { WATCH_CHAN_BUF_LEN, type ServerWatchStream, type WatchResponseSink } from '../etcdserver/watch.js'
-import { decodeWatchRequest, encodeWatchResponseTransient, type DecodedWatchRequest } from './watch-codec.js'
+import { encodeWatchResponseTransient } from '../wire/watch-fanout.js'
+import { decodeWatchRequest, type DecodedWatchRequest } from '../wire/watch.js'
 import { toServiceError, type ErrorReporter } from './status.js'
 import { credentialsOf } from './interceptor.js'
 import { batchOutOf, SendError, StreamWriter } from './stream-writer.js'

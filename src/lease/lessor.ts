@@ -8,7 +8,7 @@ import { EtcdError } from '../pkg/errors.js'
 import type { Ticker } from '../pkg/ticker.js'
 import { startExpiryLoop } from './expiry-loop.js'
 import { FOREVER, Lease } from './lease.js'
-import { decodeLease, encodeLease, leaseIdKey } from './lease-codec.js'
+import { decodeLease, encodeLease, leaseIdKey } from '../wire/leasepb.js'
 import { LeaseQueue } from './lease-queue.js'
 import { LeaseMetrics } from './metrics.js'
 

@@ -20,7 +20,7 @@ import { crc32 } from 'node:zlib'
 import type { Backend } from '../backend/backend.js'
 import { META } from '../backend/schema.js'
 import { latin1Range } from '../pkg/bytes.js'
-import { Reader, varintSize, writeBigVarint, writeVarint } from '../pkg/proto-wire.js'
+import { Reader, varintSize, writeBigVarint, writeVarint } from '../wire/protobuf.js'
 import { KeyIndex, type Generation } from './key-index.js'
 import type { Revision } from './revision.js'
 

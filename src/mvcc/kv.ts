@@ -1,11 +1,11 @@
 // Contracts of the MVCC store, as etcd's mvcc/kv.go. Implementations: kvstore.ts, kvstore-txn.ts.
 import type { RangeEnd } from '../pkg/bytes.js'
-import type { WireKeyValue } from '../pkg/keyvalue-wire.js'
+import type { WireKeyValue } from '../wire/keyvalue.js'
 import type { MvccMetrics } from './metrics.js'
 
 /**
  * A key-value pair at some revision (mvccpb.KeyValue): key, value, create_revision, mod_revision, version
- * (puts since creation) and lease (0n when none). Its wire form lives in pkg/keyvalue-wire.ts.
+ * (puts since creation) and lease (0n when none). Its wire form lives in wire/keyvalue.ts.
  */
 export type KeyValue = WireKeyValue
 

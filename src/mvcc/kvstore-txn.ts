@@ -4,7 +4,7 @@ import { invariant } from '../pkg/verify.js'
 import { CompactedError, FutureRevError } from './errors.js'
 import type { Change, KeyValue, RangeOptions, RangeResult, TxnRead, TxnWrite } from './kv.js'
 import type { KvStore } from './kvstore.js'
-import { decodeKeyValue, encodeKeyValue } from './kv-codec.js'
+import { decodeKeyValue, encodeKeyValue } from '../wire/keyvalue.js'
 import { revToBytes, type Revision } from './revision.js'
 
 const EMPTY: Uint8Array = new Uint8Array(0)

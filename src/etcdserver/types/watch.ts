@@ -2,7 +2,7 @@
 // Domain form: camelCase, Uint8Array keys and values, number revisions (checked safe at the edge), bigint IDs;
 // optional request fields default to etcd's proto3 zero values.
 import type { WatchId } from '../../pkg/watch-id.js'
-import type { WireEvent, WireWatchResponse } from '../../pkg/watch-wire.js'
+import type { WireEvent, WireWatchResponse } from '../../wire/watch.js'
 import type { ResponseHeader } from './header.js'
 
 /** A watch filter: NOPUT drops PUT events, NODELETE drops DELETE events (etcd's FilterType). */
@@ -41,7 +41,7 @@ export type WatchRequest =
 export type EventType = WireEvent['type']
 
 /**
- * A change seen by a watcher (mvccpb.Event; its wire form is pkg/watch-wire.ts). A DELETE's kv holds the
+ * A change seen by a watcher (mvccpb.Event; its wire form is wire/watch.ts). A DELETE's kv holds the
  * key and modRevision = the revision of the delete (other fields zero). prevKv: the key's value just
  * before, when the watcher asked for it and that revision is not compacted.
  */

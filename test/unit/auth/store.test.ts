@@ -4,7 +4,7 @@
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { hash } from 'bcryptjs'
-import { decodeUser } from '../../../src/auth/auth-codec.js'
+import { decodeUser } from '../../../src/wire/authpb.js'
 import type { AuthInfo, Permission, PermissionType } from '../../../src/auth/permission.js'
 import { AuthStore } from '../../../src/auth/store.js'
 import { LevelBackend } from '../../../src/backend/level-backend.js'

@@ -12,9 +12,9 @@ import type { EtcdOptions } from '../../../src/embed/options.js'
 import { SNAPSHOT_ALIGN, SNAPSHOT_CHUNK_BYTES, SnapshotError } from '../../../src/etcdserver/snapshot.js'
 import type { SnapshotChunk } from '../../../src/etcdserver/types/maintenance.js'
 import { ERROR_MESSAGES, isEtcdError } from '../../../src/pkg/errors.js'
-import { encodeKeyValue } from '../../../src/mvcc/kv-codec.js'
+import { encodeKeyValue } from '../../../src/wire/keyvalue.js'
 import { revToBytes } from '../../../src/mvcc/revision.js'
-import { writeVarint } from '../../../src/pkg/proto-wire.js'
+import { writeVarint } from '../../../src/wire/protobuf.js'
 import { DbWriter } from '../../../src/pkg/bbolt/db-writer.js'
 
 /** A bbolt file of `buckets` with its SHA-256 trailer, as a snapshot stream ends. */

@@ -8,7 +8,7 @@ import { EtcdServer, GRPC_OVERHEAD_BYTES, type EtcdServerOptions } from '../../.
 import { ServerWatchStream, type WatchResponseSink } from '../../../src/etcdserver/watch.js'
 import type { WatchCreateRequest, WatchEvent, WatchResponse } from '../../../src/etcdserver/types/watch.js'
 import { ERROR_MESSAGES } from '../../../src/pkg/errors.js'
-import { watchResponseSize } from '../../../src/pkg/watch-wire.js'
+import { watchResponseSize } from '../../../src/wire/watch.js'
 import type { WatchId } from '../../../src/pkg/watch-id.js'
 import { memoryBackend } from '../../helpers/memory-backend.js'
 

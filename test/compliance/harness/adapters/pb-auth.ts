@@ -1,6 +1,6 @@
 // Test-side domain <-> protobuf conversion of the Auth service (and Cluster's MemberAdd) for the wire
 // adapters: raw grpc-js against etcdlite and the real etcd, and the etcd3 client. Written independently of
-// src/grpc/convert.ts, as pb.ts is. Requests carry proto field names and numeric enums; responses are
+// src/grpc/convert-*.ts, as pb.ts is. Requests carry proto field names and numeric enums; responses are
 // narrowed from `unknown` field by field. etcd3's copy of authpb renames the Permission.Type values
 // (Read, Write, Readwrite): they are read case-insensitively.
 import type {

@@ -1,5 +1,5 @@
 // Test-side domain <-> protobuf conversion for the wire adapters (raw grpc-js, etcd3, reference etcd).
-// Written independently of src/grpc/convert.ts on purpose: the suite must not trust the code it checks.
+// Written independently of src/grpc/convert-*.ts on purpose: the suite must not trust the code it checks.
 // Requests use proto field names and numeric enum values (the wire truth, accepted by our proto and by
 // etcd3's renamed one alike); responses are narrowed from `unknown` field by field, so a wrong wire
 // shape fails loudly instead of being coerced.

@@ -14,7 +14,7 @@ import { Crc32c } from '../../../../src/etcdserver/hash.js'
 import { ETCDCTL_ENV } from '../../../helpers/etcdctl.js'
 import { haveEtcd, haveEtcdctl, startReferenceEtcd } from '../../../helpers/processes.js'
 import { rawClient } from '../../../helpers/grpc-client.js'
-import { decodeKeyValue } from '../../../../src/mvcc/kv-codec.js'
+import { decodeKeyValue } from '../../../../src/wire/keyvalue.js'
 import { Prng } from '../../../helpers/prng.js'
 import { tempDir } from '../../../helpers/tmp.js'
 

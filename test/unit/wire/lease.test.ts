@@ -1,4 +1,4 @@
-// The hand-written lease codec (src/grpc/lease-codec.ts) must agree with protobufjs on LeaseGrant,
+// The hand-written lease codec (src/wire/lease.ts) must agree with protobufjs on LeaseGrant,
 // LeaseRevoke and LeaseKeepAlive in both directions: negative and 64-bit IDs, negative and huge TTLs,
 // unknown fields, and a header with big cluster/member IDs.
 import { describe, it } from 'node:test'
@@ -8,7 +8,7 @@ import { PROTO_DIR } from '../../../src/grpc/proto.js'
 import {
   decodeLeaseGrantRequest, decodeLeaseKeepAliveRequest, decodeLeaseRevokeRequest, encodeLeaseGrantResponse,
   encodeLeaseKeepAliveResponse, encodeLeaseRevokeResponse,
-} from '../../../src/grpc/lease-codec.js'
+} from '../../../src/wire/lease.js'
 import type { ResponseHeader } from '../../../src/etcdserver/types/header.js'
 
 const root = new protobuf.Root()

@@ -1,97 +1,14 @@
-// Hand-written wire codec for the Watch stream: WatchRequest decodes straight into the domain request,
-// WatchResponse encodes straight from the domain response (pkg/watch-wire.ts, which reuses each event's
-// bytes across watchers). A response with several events reuses the whole events section of an earlier
-// response carrying the same event objects (fan-out: every watcher of a key gets the same batch), so a
-// watcher's response costs one copy, not one encode and copy per event. A unit test checks both against
-// protobufjs.
-import { encodeEvent, encodeWatchResponse, fixedSize, writeFixedFields, type WireEvent } from '../pkg/watch-wire.js'
-import { encodeHeaderField } from '../pkg/header-wire.js'
-import { watchIdOf, type WatchId } from '../pkg/watch-id.js'
-import { lenFieldSize, Reader, writeVarint, WIRE_LEN, WIRE_VARINT } from '../pkg/proto-wire.js'
-import type { WatchCreateRequest, WatchFilter, WatchRequest, WatchResponse } from '../etcdserver/types/watch.js'
-
-/** A WatchRequest with none of create/cancel/progress set: etcd ignores it. */
-export interface EmptyWatchRequest {
-  readonly type: 'none'
-}
-
-export type DecodedWatchRequest = WatchRequest | EmptyWatchRequest
-
-const EMPTY: Uint8Array = new Uint8Array(0)
-/** FilterType numbers; other numbers are ignored, as etcd's FiltersFromRequest does. */
-const FILTERS: readonly WatchFilter[] = ['NOPUT', 'NODELETE']
-
-function addFilter(filters: WatchFilter[], n: number): void {
-  const f = FILTERS[n]
-  if (f !== undefined) filters.push(f)
-}
-
-function decodeCreate(buf: Uint8Array): WatchCreateRequest {
-  let key = EMPTY
-  let rangeEnd = EMPTY
-  let startRevision = 0
-  let progressNotify = false
-  const filters: WatchFilter[] = []
-  let prevKv = false
-  let watchId: WatchId = 0
-  let fragment = false
-  const rd = new Reader(buf)
-  while (!rd.done) {
-    const tag = rd.varint()
-    const field = Math.floor(tag / 8)
-    const wt = tag & 7
-    // Copies (the message buffer must not be kept alive by a watcher); Buffer.from packs small keys into
-    // Node's shared pool instead of one ArrayBuffer each.
-    if (wt === WIRE_LEN && field === 1) key = Buffer.from(rd.bytes())
-    else if (wt === WIRE_LEN && field === 2) rangeEnd = Buffer.from(rd.bytes())
-    else if (wt === WIRE_LEN && field === 5) {
-      // Packed repeated enum (proto3's default encoding).
-      const packed = new Reader(rd.bytes())
-      while (!packed.done) addFilter(filters, packed.varint())
-    } else if (wt !== WIRE_VARINT) rd.skip(wt)
-    else {
-      switch (field) {
-        case 3: startRevision = rd.varint(); break
-        case 4: progressNotify = rd.bool(); break
-        case 5: addFilter(filters, rd.varint()); break
-        case 6: prevKv = rd.bool(); break
-        case 7: watchId = watchIdOf(rd.bigVarint()); break
-        case 8: fragment = rd.bool(); break
-        default: rd.skip(wt)
-      }
-    }
-  }
-  return { key, rangeEnd, startRevision, progressNotify, filters, prevKv, watchId, fragment }
-}
-
-function decodeCancel(buf: Uint8Array): WatchId {
-  let watchId: WatchId = 0
-  const rd = new Reader(buf)
-  while (!rd.done) {
-    const tag = rd.varint()
-    if (tag === ((1 << 3) | WIRE_VARINT)) watchId = watchIdOf(rd.bigVarint())
-    else rd.skip(tag & 7)
-  }
-  return watchId
-}
-
-/** Decode an etcdserverpb.WatchRequest; of several request_union members on the wire the last wins. */
-export function decodeWatchRequest(buf: Uint8Array): DecodedWatchRequest {
-  let req: DecodedWatchRequest = { type: 'none' }
-  const rd = new Reader(buf)
-  while (!rd.done) {
-    const tag = rd.varint()
-    const field = Math.floor(tag / 8)
-    const wt = tag & 7
-    if (wt === WIRE_LEN && field === 1) req = { type: 'create', request: decodeCreate(rd.bytes()) }
-    else if (wt === WIRE_LEN && field === 2) req = { type: 'cancel', watchId: decodeCancel(rd.bytes()) }
-    else if (wt === WIRE_LEN && field === 3) {
-      rd.bytes()
-      req = { type: 'progress' }
-    } else rd.skip(wt)
-  }
-  return req
-}
+// WatchResponse encoding for fan-out. Hand-written for speed: a response with several events reuses the whole
+// events section of an earlier response carrying the same event objects (every watcher of a key gets the
+// same batch), so a watcher's response costs one copy, not one encode and copy per event. The bytes must
+// stay byte-identical to protobufjs/grpc-js output, the same as watch.ts's encodeWatchResponse, which a unit
+// test checks.
+import type { WatchResponse } from '../etcdserver/types/watch.js'
+import { lenFieldSize, writeVarint } from './protobuf.js'
+import { encodeHeaderField } from './response-header.js'
+import {
+  cancelReasonBytes, encodeEvent, encodeWatchResponse, EVENTS_TAG, fixedSize, writeFixedFields, type WireEvent,
+} from './watch.js'
 
 /** The encoded `events` fields (tag, length and body of each) of a response, and the events they encode. */
 interface EventsSection {
@@ -155,8 +72,6 @@ class EventsSectionCache {
   }
 }
 
-const EVENTS_TAG = (11 << 3) | WIRE_LEN
-
 /** Encode `events` as a section, copying the first `k` (the same objects as `prefix`'s first k) from `prefix`. */
 function encodeSection(events: readonly WireEvent[], prefix: EventsSection | undefined, k: number): EventsSection {
   const prefixLen = k === 0 || prefix === undefined ? 0 : (prefix.ends[k - 1] as number)
@@ -188,9 +103,7 @@ export function clearEventsSectionCache(): void {
   sections.clear()
 }
 
-const textEncoder = new TextEncoder()
-
-/** Encode an etcdserverpb.WatchResponse (the same bytes as pkg/watch-wire's encodeWatchResponse). */
+/** Encode an etcdserverpb.WatchResponse (the same bytes as watch.ts's encodeWatchResponse). */
 export function encodeWatchResponseMessage(r: WatchResponse): Buffer {
   return r.events.length < 2 ? encodeWatchResponse(r) : encodeWithSection(r, false)
 }
@@ -212,7 +125,7 @@ let scratch: Buffer = Buffer.allocUnsafeSlow(64 * 1024)
 
 function encodeWithSection(r: WatchResponse, transient: boolean): Buffer {
   const header = encodeHeaderField(r.header)
-  const reason = r.cancelReason === '' ? undefined : textEncoder.encode(r.cancelReason)
+  const reason = cancelReasonBytes(r)
   const section = sections.get(r.events)
   const size = fixedSize(r, header.length, reason?.length ?? 0) + section.length
   let out: Buffer

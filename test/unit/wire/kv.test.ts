@@ -1,11 +1,11 @@
-// The hand-written KV codec must agree with protobufjs (through proto-loader's objects and convert.ts)
+// The hand-written KV codec must agree with protobufjs (through proto-loader's objects and convert-kv.ts)
 // on every message, both directions, including unknown fields, negative int64s and big IDs.
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import protobuf from 'protobufjs'
 import { PROTO_DIR } from '../../../src/grpc/proto.js'
-import { toDomainPut, toDomainRange, toPbPutResponse, toPbRangeResponse } from '../../../src/grpc/convert.js'
-import { decodePutRequest, decodeRangeRequest, encodePutResponse, encodeRangeResponse } from '../../../src/grpc/kv-codec.js'
+import { toDomainPut, toDomainRange, toPbPutResponse, toPbRangeResponse } from '../../../src/grpc/convert-kv.js'
+import { decodePutRequest, decodeRangeRequest, encodePutResponse, encodeRangeResponse } from '../../../src/wire/kv.js'
 import type { KeyValue, PutResponse, RangeResponse } from '../../../src/etcdserver/types/kv.js'
 
 const root = new protobuf.Root()
@@ -29,7 +29,7 @@ const norm = (v: unknown): unknown =>
     ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, norm(x)])) : v
 
 describe('KV wire codec', () => {
-  it('decodes RangeRequest exactly as protobufjs + convert.ts do', () => {
+  it('decodes RangeRequest exactly as protobufjs + convert-kv.ts do', () => {
     const RR = T('etcdserverpb.RangeRequest')
     for (let i = 0; i < 500; i++) {
       const msg = {
@@ -48,7 +48,7 @@ describe('KV wire codec', () => {
     }
   })
 
-  it('decodes PutRequest exactly as protobufjs + convert.ts do', () => {
+  it('decodes PutRequest exactly as protobufjs + convert-kv.ts do', () => {
     const PR = T('etcdserverpb.PutRequest')
     for (let i = 0; i < 500; i++) {
       const msg = { key: bytes(), value: bytes(), lease: int64(), prev_kv: bool(), ignore_value: bool(), ignore_lease: bool() }
@@ -67,7 +67,7 @@ describe('KV wire codec', () => {
     memberId: [0n, 10276657743932975437n][rnd(2)] as bigint, revision: rnd(2 ** 31), raftTerm: rnd(4),
   })
 
-  it('encodes RangeResponse to what protobufjs decodes as convert.ts would have encoded it', () => {
+  it('encodes RangeResponse to what protobufjs decodes as convert-kv.ts would have encoded it', () => {
     const RS = T('etcdserverpb.RangeResponse')
     for (let i = 0; i < 300; i++) {
       const r: RangeResponse = { header: header(), kvs: Array.from({ length: rnd(4) }, kv), more: bool(), count: rnd(1000) }
@@ -77,7 +77,7 @@ describe('KV wire codec', () => {
     }
   })
 
-  it('encodes PutResponse to what protobufjs decodes as convert.ts would have encoded it', () => {
+  it('encodes PutResponse to what protobufjs decodes as convert-kv.ts would have encoded it', () => {
     const PS = T('etcdserverpb.PutResponse')
     for (let i = 0; i < 300; i++) {
       const r: PutResponse = rnd(2) === 0 ? { header: header() } : { header: header(), prevKv: kv() }

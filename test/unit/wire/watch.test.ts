@@ -1,4 +1,4 @@
-// The hand-written Watch codec (src/grpc/watch-codec.ts, pkg/watch-wire.ts) against protobufjs over our
+// The hand-written Watch codec (src/wire/watch.ts, src/wire/watch-fanout.ts) against protobufjs over our
 // protos: requests protobufjs encodes (plus unpacked filters, unknown fields and several oneof members)
 // decode to what protobufjs reads, and responses we encode decode in protobufjs to what we meant.
 import { describe, it } from 'node:test'
@@ -7,12 +7,10 @@ import protobuf from 'protobufjs'
 import { PROTO_DIR } from '../../../src/grpc/proto.js'
 import {
   clearEventsSectionCache,
-  decodeWatchRequest,
   encodeWatchResponseMessage,
   encodeWatchResponseTransient,
-  type DecodedWatchRequest,
-} from '../../../src/grpc/watch-codec.js'
-import { encodeWatchResponse, watchResponseSize } from '../../../src/pkg/watch-wire.js'
+} from '../../../src/wire/watch-fanout.js'
+import { decodeWatchRequest, encodeWatchResponse, watchResponseSize, type DecodedWatchRequest } from '../../../src/wire/watch.js'
 import type { KeyValue } from '../../../src/etcdserver/types/kv.js'
 import type { WatchCreateRequest, WatchEvent, WatchFilter, WatchResponse } from '../../../src/etcdserver/types/watch.js'
 import { Prng, seedsFromEnv } from '../../helpers/prng.js'

@@ -1,10 +1,11 @@
-// mvccpb.KeyValue on the wire: the value of every revision in the store and of every kv in a response,
-// byte-compatible with etcd's (proto3 zero values omitted, as Go writes them). Hand-written: it is on the
-// path of every read and write.
+// mvccpb.KeyValue on the wire: the value of every revision in the store (as in etcd's bbolt `key` bucket)
+// and of every kv in a response, byte-compatible with etcd's (proto3 zero values omitted, as Go writes them).
+// Hand-written for speed, as it is on the path of every read and write; it must stay byte-identical to
+// protobufjs/grpc-js output.
+import { latin1Range } from '../pkg/bytes.js'
 import {
   bigVarintSize, lenFieldSize, Reader, varintSize, WIRE_LEN, WIRE_VARINT, WireError, writeBigVarint, writeBytesField, writeVarintField,
-} from './proto-wire.js'
-import { latin1Range } from './bytes.js'
+} from './protobuf.js'
 
 /** The fields of mvccpb.KeyValue (structurally the mvcc KeyValue). */
 export interface WireKeyValue {
@@ -75,7 +76,6 @@ export function decodeKeyValue(b: Uint8Array): KeyValue {
   return { key, createRevision, modRevision, version, value, lease }
 }
 
-
 /** The fields of a stored KeyValue that rebuilding the key index needs; the key as a latin1 string. */
 export interface IndexFields {
   readonly key: string
@@ -85,7 +85,7 @@ export interface IndexFields {
 }
 
 /**
- * Decode only the key (as latin1, see bytes.ts), create revision, version and lease of a KeyValue: the
+ * Decode only the key (as latin1, see pkg/bytes.ts), create revision, version and lease of a KeyValue: the
  * restore path reads every stored revision once and needs neither the value nor byte views.
  */
 export function decodeIndexFields(b: Uint8Array): IndexFields {

@@ -1,16 +1,20 @@
-// Hand-written wire codec for Txn: TxnRequest decodes straight into a domain request, TxnResponse encodes
-// straight from the domain response. protobufjs refuses messages nested deeper than 100 levels both ways
-// (its recursion limit), which cut txns at 50 levels: deeper requests were refused as "Error deserializing
-// request", and a 49-level write was applied and then answered "Error serializing response". This codec has
-// no such limit; a request nested deeper than any etcd accepts is cut where etcd's own check refuses it.
+// etcdserverpb.TxnRequest and TxnResponse on the wire (with the Compare, RequestOp, DeleteRangeRequest,
+// ResponseOp and DeleteRangeResponse they hold): the request decodes straight into a domain request, the
+// response encodes straight from the domain response. Hand-written for speed and for nesting: protobufjs
+// refuses messages nested deeper than 100 levels both ways (its recursion limit), which would cut txns at
+// 50 levels, refusing deeper requests as "Error deserializing request" and answering a 49-level write, once
+// applied, with "Error serializing response". This codec has no such limit; a request nested deeper than any
+// etcd accepts is cut where etcd's own check refuses it. It must stay byte-identical to protobufjs/grpc-js
+// output on every message protobufjs can handle, which a unit test checks.
 import type {
   Compare, CompareResult, CompareTarget, DeleteRangeRequest, DeleteRangeResponse, RequestOp, ResponseOp, TxnRequest,
   TxnResponse,
 } from '../etcdserver/types/kv.js'
-import { encodeHeaderField } from '../pkg/header-wire.js'
-import { keyValueSize, writeKeyValue } from '../pkg/keyvalue-wire.js'
-import { Reader, varintSize, WIRE_LEN, WIRE_VARINT, writeVarint } from '../pkg/proto-wire.js'
-import { decodePutRequest, decodeRangeRequest, encodePutResponse, encodeRangeResponse } from './kv-codec.js'
+import { COMPARE_RESULTS, COMPARE_TARGETS } from './enums.js'
+import { keyValueSize, writeKeyValue } from './keyvalue.js'
+import { decodePutRequest, decodeRangeRequest, encodePutResponse, encodeRangeResponse } from './kv.js'
+import { Reader, varintSize, WIRE_LEN, WIRE_VARINT, writeVarint } from './protobuf.js'
+import { encodeHeaderField } from './response-header.js'
 
 const EMPTY: Uint8Array = new Uint8Array(0)
 /**
@@ -21,8 +25,6 @@ const EMPTY: Uint8Array = new Uint8Array(0)
  */
 const SENT_EMPTY: Uint8Array = new Uint8Array(0)
 const FROM_KEY_END: Uint8Array = Uint8Array.of(0)
-const COMPARE_RESULTS: readonly CompareResult[] = ['EQUAL', 'GREATER', 'LESS', 'NOT_EQUAL']
-const COMPARE_TARGETS: readonly CompareTarget[] = ['VERSION', 'CREATE', 'MOD', 'VALUE', 'LEASE']
 const EMPTY_TXN: TxnRequest = { compare: [], success: [], failure: [] }
 
 /** An enum field as Go reads it (int32: the low 32 bits of the varint); values the proto lacks are `fallback`. */
@@ -30,7 +32,7 @@ function enumValue<T extends string>(rd: Reader, names: readonly T[], fallback: 
   return names[Number(BigInt.asIntN(32, rd.bigVarint()))] ?? fallback
 }
 
-/** An int64 field, exact to the nearest double as protobufjs's long strings were. */
+/** An int64 field, rounded to the nearest double, as Number() of protobufjs's long string gives it. */
 const int64 = (rd: Reader): number => Number(rd.bigVarint())
 
 type Operand = Pick<Compare, 'version' | 'createRevision' | 'modRevision' | 'value' | 'lease'>
@@ -150,8 +152,6 @@ export function decodeTxnRequest(buf: Uint8Array, maxTxnOps: number): TxnRequest
     failure: (r.failure ?? []).map(range),
   }
 }
-
-// ---- responses ----
 
 const lenField = (field: number, body: Uint8Array): Buffer => {
   const head = Buffer.allocUnsafe(1 + varintSize(body.length))

@@ -1,7 +1,7 @@
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import protobuf from 'protobufjs'
-import { decodeIndexFields, decodeKeyValue, encodeKeyValue } from '../../../src/mvcc/kv-codec.js'
+import { decodeIndexFields, decodeKeyValue, encodeKeyValue } from '../../../src/wire/keyvalue.js'
 import { PROTO_DIR } from '../../../src/grpc/proto.js'
 import type { KeyValue } from '../../../src/mvcc/kv.js'
 

@@ -1,17 +1,17 @@
-// Hand-written wire codec for the hottest KV messages: RangeRequest and PutRequest decode straight into
-// domain requests, RangeResponse and PutResponse encode straight from domain responses. Everything else
-// goes through proto-loader and convert.ts. A unit test checks both directions against protobufjs.
-import { headerSize, writeHeader } from '../pkg/header-wire.js'
-import { keyValueSize, writeKeyValue } from '../pkg/keyvalue-wire.js'
-import { lenFieldSize, Reader, varintSize, WIRE_LEN, WIRE_VARINT, writeVarint, writeVarintField } from '../pkg/proto-wire.js'
+// etcdserverpb.RangeRequest, PutRequest, RangeResponse and PutResponse on the wire: requests decode straight
+// into domain requests, responses encode straight from domain responses. Hand-written for speed, as these
+// are the hottest KV messages (the other KV messages go through proto-loader and grpc/convert-kv.ts); they
+// must stay byte-identical to protobufjs/grpc-js output, which a unit test checks in both directions.
 import type {
   PutRequest, PutResponse, RangeRequest, RangeResponse, SortOrder, SortTarget,
 } from '../etcdserver/types/kv.js'
+import { SORT_ORDERS, SORT_TARGETS } from './enums.js'
+import { keyValueSize, writeKeyValue } from './keyvalue.js'
+import { lenFieldSize, Reader, varintSize, WIRE_LEN, WIRE_VARINT, writeVarint, writeVarintField } from './protobuf.js'
+import { headerSize, writeHeader } from './response-header.js'
 
 const EMPTY: Uint8Array = new Uint8Array(0)
 const FROM_KEY_END: Uint8Array = Uint8Array.of(0)
-const SORT_ORDERS: readonly SortOrder[] = ['NONE', 'ASCEND', 'DESCEND']
-const SORT_TARGETS: readonly SortTarget[] = ['KEY', 'VERSION', 'CREATE', 'MOD', 'VALUE']
 
 interface MutableRange {
   key: Uint8Array

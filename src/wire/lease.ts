@@ -1,13 +1,14 @@
-// Hand-written wire codec for the lease churn messages (LeaseGrant, LeaseRevoke, LeaseKeepAlive): requests
+// etcdserverpb.LeaseGrant, LeaseRevoke and LeaseKeepAlive requests and responses on the wire: requests
 // decode straight into domain requests, responses encode straight from domain responses, with the header
-// encoded once per revision. LeaseTimeToLive and LeaseLeases go through proto-loader and convert.ts. A unit
-// test checks both directions against protobufjs.
-import { encodeHeaderField } from '../pkg/header-wire.js'
-import { bigVarintSize, Reader, WIRE_LEN, WIRE_VARINT, writeBigVarint, writeVarint } from '../pkg/proto-wire.js'
+// encoded once per revision. Hand-written for speed, as these are the messages of lease churn
+// (LeaseTimeToLive and LeaseLeases go through proto-loader and grpc/convert-lease.ts); they must stay
+// byte-identical to protobufjs/grpc-js output, which a unit test checks in both directions.
 import type {
   LeaseGrantRequest, LeaseGrantResponse, LeaseKeepAliveRequest, LeaseKeepAliveResponse, LeaseRevokeRequest,
   LeaseRevokeResponse,
 } from '../etcdserver/types/lease.js'
+import { bigVarintSize, Reader, WIRE_LEN, WIRE_VARINT, writeBigVarint, writeVarint } from './protobuf.js'
+import { encodeHeaderField } from './response-header.js'
 
 /** Read the int64 varint fields of a message (field number -> value); other fields are skipped. */
 function readInt64Fields(buf: Uint8Array, wanted: number): bigint[] {

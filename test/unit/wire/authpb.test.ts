@@ -1,13 +1,13 @@
-// The stored user and role records (src/auth/auth-codec.ts): bytes equal to gogoproto's Marshal for fixed
+// The stored user and role records (src/wire/authpb.ts): bytes equal to gogoproto's Marshal for fixed
 // cases (derived by hand from auth.pb.go's MarshalTo: fields in number order, zero scalars and empty bytes
 // left out, every repeated element written, a non-nil options message written even when empty), round
 // trips over random records, and tolerance of unknown fields.
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import fc from 'fast-check'
-import { decodeRole, decodeUser, encodeRole, encodeUser } from '../../../src/auth/auth-codec.js'
+import { decodeRole, decodeUser, encodeRole, encodeUser } from '../../../src/wire/authpb.js'
 import type { PermissionType, Role, User } from '../../../src/auth/permission.js'
-import { WireError } from '../../../src/pkg/proto-wire.js'
+import { WireError } from '../../../src/wire/protobuf.js'
 
 const enc = (s: string): Uint8Array => new Uint8Array(Buffer.from(s, 'latin1'))
 const bytes = (...parts: Array<number | string>): Uint8Array =>

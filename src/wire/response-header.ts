@@ -1,5 +1,7 @@
-// etcdserverpb.ResponseHeader on the wire, shared by the hand-written response codecs.
-import { bigVarintSize, varintSize, writeBigVarint, writeVarint, writeVarintField, WIRE_LEN, WIRE_VARINT } from './proto-wire.js'
+// etcdserverpb.ResponseHeader on the wire, shared by the response codecs of src/wire/. Hand-written for speed
+// (one encoding per header object, and the server shares one per revision); it must stay byte-identical to
+// protobufjs/grpc-js output.
+import { bigVarintSize, varintSize, writeBigVarint, writeVarint, writeVarintField, WIRE_LEN, WIRE_VARINT } from './protobuf.js'
 
 /** The fields of etcdserverpb.ResponseHeader (structurally the domain ResponseHeader). */
 export interface WireHeader {

@@ -1,5 +1,7 @@
 // The stored form of users and roles: encoded authpb.User and authpb.Role (etcd auth/authpb/auth.proto), byte
-// for byte as etcd's gogoproto Marshal writes them into its authUsers and authRoles buckets.
+// for byte as etcd's gogoproto Marshal writes them into its authUsers and authRoles buckets. Hand-written for
+// speed and for that exactness: it must stay byte-identical to etcd's stored bytes, as protobufjs also
+// writes them (proto3 zero values left out, a non-nil options message kept).
 //
 //   User           { name bytes = 1; password bytes = 2; roles repeated string = 3; options UserAddOptions = 4 }
 //   UserAddOptions { no_password bool = 1 }
@@ -10,14 +12,14 @@
 // (an empty role name, an empty Permission as tag + length 0). `options` is a message pointer, written
 // whenever it is non-nil, even when empty: etcd sets it on every user it creates, so a user with a password
 // ends in 0x22 0x00 and a no-password user in 0x22 0x02 0x08 0x01.
+import type { Permission, PermissionType, Role, User } from '../auth/permission.js'
+import { PERMISSION_TYPES } from './enums.js'
 import {
   Reader, WIRE_LEN, WIRE_VARINT, WireError, lenFieldSize, varintSize, writeBytesField, writeVarint, writeVarintField,
-} from '../pkg/proto-wire.js'
-import type { Permission, PermissionType, Role, User } from './permission.js'
+} from './protobuf.js'
 
 /** authpb.Permission_Type values on the wire. */
 const PERM_CODES: Readonly<Record<PermissionType, number>> = { READ: 0, WRITE: 1, READWRITE: 2 }
-const PERM_TYPES: readonly PermissionType[] = ['READ', 'WRITE', 'READWRITE']
 
 const utf8 = (s: string): Uint8Array => Buffer.from(s, 'utf8')
 const text = (b: Uint8Array): string => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('utf8')
@@ -135,7 +137,7 @@ function decodePermission(buf: Uint8Array): Permission {
     else if (field === 3 && wire === WIRE_LEN) rangeEnd = copy(r.bytes())
     else r.skip(wire)
   }
-  const permType = PERM_TYPES[code]
+  const permType = PERMISSION_TYPES[code]
   if (permType === undefined) throw new WireError(`unknown permission type ${code}`)
   return { permType, key, rangeEnd }
 }

@@ -1,7 +1,6 @@
-/**
- * Protobuf wire primitives for the hand-written codecs on hot paths (stored KeyValues, KV RPC messages).
- * Sizes are computed first and every message is written into one exact-size buffer.
- */
+// Protobuf wire primitives for the hand-written codecs of src/wire/: varints, field writers and a reading
+// cursor. Hand-written for speed (sizes are computed first and every message is written into one exact-size
+// buffer); what the codecs build from them must stay byte-identical to protobufjs/grpc-js output.
 
 export const WIRE_VARINT = 0
 export const WIRE_I64 = 1
