@@ -25,7 +25,7 @@ export class WatchStream extends QueueIterator<WatchResponse> {
   private resolveClosed!: () => void
 
   /** @internal use Etcd.watchStream() */
-  constructor(private readonly server: EtcdServer, buffer = WATCH_STREAM_BUFFER, creds?: CallCredentials) {
+  constructor(server: EtcdServer, buffer = WATCH_STREAM_BUFFER, creds?: CallCredentials) {
     super(buffer)
     this.closed = new Promise((resolve) => (this.resolveClosed = resolve))
     this.stream = server.newWatchStream({
@@ -58,7 +58,7 @@ export class WatchStream extends QueueIterator<WatchResponse> {
   }
 
   protected override onSpace(): void {
-    this.server.watchable.kickVictims()
+    this.stream.resume()
   }
 
   private finish(): void {
