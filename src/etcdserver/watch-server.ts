@@ -17,13 +17,15 @@
 //    512 watchers per round: the next rounds read the same history for the next watchers, and reuse it
 //    instead of scanning and decoding it again.
 // 3. Response merging (grpc/watch-merger.ts, gRPC only). Holds, per watcher, its last events response
-//    still queued unencoded behind the HTTP/2 write in flight; the next revision's events join it (at most
-//    16 revisions) instead of queuing another message. It exists to save a message's encoding and framing
-//    while the client reads slower than the server writes, as etcd packs a lagging watcher's revisions into
-//    one response. The embedded API does not merge: its consumer takes response objects from a queue, with
-//    no encoding or write to save, and sees one response per revision while it keeps up, as etcd's clientv3
-//    delivers one WatchResponse per server message; a consumer that falls behind makes its watchers victims,
-//    which catch up in multi-revision responses from the store (layers 1 and 2), over every front end.
+//    while it is still queued on the call (until the next tick, or until the HTTP/2 write in flight is
+//    done); the next revision's events join it (at most 16 revisions) instead of queuing another message.
+//    It exists to save a message's encoding and framing for each revision that reaches a watcher while an
+//    earlier one still waits: revisions made durable by one commit, or written faster than the client
+//    reads, as etcd packs a lagging watcher's revisions into one response. The embedded API does not merge:
+//    its consumer takes response objects from a queue, with no encoding or write to save, and sees one
+//    response per revision while it keeps up, as etcd's clientv3 delivers one WatchResponse per server
+//    message; a consumer that falls behind makes its watchers victims, which catch up in multi-revision
+//    responses from the store (layers 1 and 2), over every front end.
 // 4. StreamWriter (grpc/stream-writer.ts, gRPC only). Holds the responses queued on one Watch call while a
 //    write is in flight, and frames them into one HTTP/2 write of at most 128 KiB. It exists because
 //    grpc-js makes and awaits one write per message, which costs more than encoding the response.
