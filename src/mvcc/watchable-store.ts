@@ -64,7 +64,8 @@ export const WATCHABLE_STORE_DEFAULTS = {
 const IDLE_MS = 60_000
 
 export class WatchableStore implements TxnObserver {
-  private readonly kv: WatchSource
+  /** The store under it: revisions, write history, the revision log. */
+  private readonly source: WatchSource
   private readonly opts: WatchableStoreOptions
   private readonly synced = new WatcherGroup()
   private readonly unsynced = new WatcherGroup()
@@ -81,13 +82,13 @@ export class WatchableStore implements TxnObserver {
   private readonly victimLoop: Ticker
   private closed = false
 
-  constructor(kv: WatchSource, opts: Partial<WatchableStoreOptions> & Pick<WatchableStoreOptions, 'clock' | 'onError'>) {
-    this.kv = kv
+  constructor(source: WatchSource, opts: Partial<WatchableStoreOptions> & Pick<WatchableStoreOptions, 'clock' | 'onError'>) {
+    this.source = source
     this.opts = { ...WATCHABLE_STORE_DEFAULTS, ...opts }
-    this.notified = kv.durableRev()
-    this.catchUp = new CatchUpLog(kv, this.notified, this.opts.recentEventsMaxBytes, this.opts.syncScanLimit)
-    invariant(kv.durableRev() === kv.rev(), 'watchable store must start on a quiescent store')
-    kv.observe(this)
+    this.notified = source.durableRev()
+    this.catchUp = new CatchUpLog(source, this.notified, this.opts.recentEventsMaxBytes, this.opts.syncScanLimit)
+    invariant(source.durableRev() === source.rev(), 'watchable store must start on a quiescent store')
+    source.observe(this)
     this.syncLoop = new Ticker(() => this.syncRound(), this.opts.syncIntervalMs, this.opts.clock, this.opts.onError)
     this.victimLoop = new Ticker(() => this.victimRound(), IDLE_MS, this.opts.clock, this.opts.onError)
     this.syncLoop.start()
@@ -254,7 +255,7 @@ export class WatchableStore implements TxnObserver {
   private async syncWatchers(): Promise<number> {
     if (this.unsynced.size === 0 || this.closed) return 0
     const curRev = this.notified
-    const compactRev = this.kv.compactRev()
+    const compactRev = this.source.compactRev()
     const chosen = new WatcherGroup()
     let minRev = Number.MAX_SAFE_INTEGER
     for (const w of this.unsynced.watchers) {
