@@ -1,6 +1,8 @@
 // Watch in process: the same protocol as the gRPC Watch stream (WatchStream), and a one-watcher
 // convenience (Watcher). Both are async iterables with bounded buffering: when the consumer falls behind,
-// its watchers become victims and later catch up from the store, as over gRPC.
+// its watchers become victims and later catch up from the store, as over gRPC. Unlike gRPC, responses
+// are not merged while queued: the consumer gets one response per revision while it keeps up, as etcd's
+// clientv3 delivers one per server message (etcdserver/watch-server.ts tells why only gRPC merges).
 import type { EtcdServer } from '../etcdserver/etcd-server.js'
 import type { CallCredentials } from '../etcdserver/types/credentials.js'
 import type { WatchFilter, WatchRequest, WatchResponse } from '../etcdserver/types/watch.js'
@@ -25,7 +27,7 @@ export class WatchStream extends QueueIterator<WatchResponse> {
   private resolveClosed!: () => void
 
   /** @internal use Etcd.watchStream() */
-  constructor(private readonly server: EtcdServer, buffer = WATCH_STREAM_BUFFER, creds?: CallCredentials) {
+  constructor(server: EtcdServer, buffer = WATCH_STREAM_BUFFER, creds?: CallCredentials) {
     super(buffer)
     this.closed = new Promise((resolve) => (this.resolveClosed = resolve))
     this.stream = server.newWatchStream({
@@ -58,7 +60,7 @@ export class WatchStream extends QueueIterator<WatchResponse> {
   }
 
   protected override onSpace(): void {
-    this.server.watchable.kickVictims()
+    this.stream.resume()
   }
 
   private finish(): void {

@@ -14,7 +14,7 @@ import type { WatchCreateRequest, WatchResponse } from './types/watch.js'
 import { asError } from '../pkg/as-error.js'
 
 /** What the lock and election services use of the server. */
-export type ConcurrencyServer = Pick<EtcdServer, 'range' | 'txn' | 'deleteRange' | 'newWatchStream' | 'leaseGrant' | 'watchable'>
+export type ConcurrencyServer = Pick<EtcdServer, 'range' | 'txn' | 'deleteRange' | 'newWatchStream' | 'leaseGrant'>
 
 /**
  * The server's calls as a caller with `creds` makes them. v3lock and v3election act for their caller, so the
@@ -28,7 +28,6 @@ export function asCaller(server: EtcdServer, creds: CallCredentials | undefined)
     deleteRange: (r) => server.deleteRange(r, creds),
     newWatchStream: (out) => server.newWatchStream(out, creds),
     leaseGrant: (r) => server.leaseGrant(r, creds),
-    watchable: server.watchable,
   }
 }
 
@@ -104,7 +103,7 @@ export class WatchFeed implements AsyncIterable<WatchResponse> {
     signal?.throwIfAborted()
     this.signal = signal
     // Room again: the watchers that became victims meanwhile are retried now rather than on the next tick.
-    this.queue = new AsyncQueue<WatchResponse>({ capacity: WATCH_CHAN_BUF_LEN, onSpace: () => server.watchable.kickVictims() })
+    this.queue = new AsyncQueue<WatchResponse>({ capacity: WATCH_CHAN_BUF_LEN, onSpace: () => this.ws.resume() })
     const sink: WatchResponseSink = {
       isFull: () => this.queue.isFull(),
       trySend: (resp) => {

@@ -3,7 +3,6 @@
 import type { Backend } from '../backend/backend.js'
 import { EtcdError } from '../pkg/errors.js'
 import { realClock, type Clock } from '../pkg/clock.js'
-import { Ticker } from '../pkg/ticker.js'
 import { IdGenerator } from '../pkg/id-generator.js'
 import { Lessor, type Lease } from '../lease/lessor.js'
 import type { AuthInfo } from '../auth/permission.js'
@@ -12,8 +11,9 @@ import type { JwtOptions } from '../auth/jwt-token.js'
 import { KvStore } from '../mvcc/kvstore.js'
 import { CHECKPOINT_MIN_ENTRIES } from '../mvcc/index-checkpointer.js'
 import type { KV, TxnWrite } from '../mvcc/kv.js'
-import { WatchableStore } from '../mvcc/watchable-store.js'
-import { ServerWatchStream, type WatchResponseSink, type WatchServerContext } from './watch.js'
+import type { WatchableStore } from '../mvcc/watchable-store.js'
+import type { ServerWatchStream, WatchHost, WatchResponseSink } from './watch.js'
+import { WatchServer } from './watch-server.js'
 import {
   applyDeleteRange, applyPut, applyRange, applyTxnOps, checkTxnPath, compareToPath, isTxnReadonly, type HeaderOf,
   type LeaseLookup,
@@ -133,13 +133,11 @@ export interface RestoreInfo {
   readonly logEntriesRead: number
 }
 
-export class EtcdServer implements WatchServerContext {
+export class EtcdServer implements WatchHost {
   readonly kv: KV
-  /** Watchers over the store (synced/unsynced groups, victims). */
-  readonly watchable: WatchableStore
   readonly fragmentBytes: number
-  private readonly watchStreams = new Set<ServerWatchStream>()
-  private readonly progressTicker: Ticker
+  /** The watchable store, the open watch streams and their progress ticker. */
+  private readonly watches: WatchServer
   private lastHeader: ResponseHeader | undefined
   readonly memberId: bigint
   readonly clusterId: bigint
@@ -200,18 +198,12 @@ export class EtcdServer implements WatchServerContext {
     this.leaseExists = (id) => lessor.exists(id)
     this.idGen = new IdGenerator(ids.memberId)
     this.fragmentBytes = opts.maxRequestBytes + GRPC_OVERHEAD_BYTES
-    // The watch loops keep real time: their delays are internal retries, not time a test should drive.
-    this.watchable = new WatchableStore(kv, { clock: realClock, onError: opts.onBackgroundError })
-    this.progressTicker = new Ticker(
-      () => {
-        for (const s of this.watchStreams) s.tickProgress()
-        return undefined
-      },
-      opts.watchProgressNotifyIntervalMs,
-      opts.clock,
-      opts.onBackgroundError,
-    )
-    this.progressTicker.start()
+    this.watches = new WatchServer(this, {
+      progressIntervalMs: opts.watchProgressNotifyIntervalMs,
+      clock: opts.clock,
+      storeClock: realClock,
+      onError: opts.onBackgroundError,
+    })
     this.maintenance = new Maintenance(this, opts.maintenance)
     this.auth = new Authenticator(this)
     this.stats.started()
@@ -568,17 +560,15 @@ export class EtcdServer implements WatchServerContext {
    */
   newWatchStream(out: WatchResponseSink, creds?: CallCredentials): ServerWatchStream {
     this.checkOpen()
-    const s = new ServerWatchStream(this, out, creds)
-    this.watchStreams.add(s)
-    return s
+    return this.watches.newWatchStream(out, creds)
   }
 
-  /** @internal WatchServerContext */
-  streamClosed(s: ServerWatchStream): void {
-    this.watchStreams.delete(s)
+  /** Watchers over the store (synced/unsynced groups, victims), for the metrics. */
+  get watchable(): WatchableStore {
+    return this.watches.watchable
   }
 
-  /** @internal WatchServerContext */
+  /** @internal WatchHost */
   checkWatchPermitted(creds: CallCredentials | undefined, key: Uint8Array, rangeEnd: Uint8Array): void {
     this.authStore.isRangePermitted(this.authInfo(creds), key, rangeEnd)
   }
@@ -625,12 +615,11 @@ export class EtcdServer implements WatchServerContext {
       await this.autoCompactor?.stop()
       await this.v2?.close()
       if (this.inflight > 0) await new Promise<void>((resolve) => (this.drained = resolve))
-      await this.progressTicker.stop()
+      await this.watches.stopProgress()
       await this.lessor.stop()
       await this.maintenance.close()
       await this.authStore.close()
-      for (const s of [...this.watchStreams]) s.stop()
-      await this.watchable.close()
+      await this.watches.close()
       await this.kv.close()
     })()
     return this.closing

@@ -5,13 +5,12 @@ import { META } from '../backend/schema.js'
 import { readU64, u64 } from '../backend/meta-u64.js'
 import { EtcdError } from '../pkg/errors.js'
 import type { Logger } from '../pkg/logger.js'
-import { KvStore } from '../mvcc/kvstore.js'
 import type { EtcdServer } from './etcd-server.js'
 import { AlarmStore, alarmText } from './alarm-store.js'
 import { Cluster } from './cluster.js'
 import { DISK_RESERVE_BYTES } from './quota.js'
 import { Downgrader } from './downgrade.js'
-import { hashBackend, hashByRev, type HashKVResult, type HashSource } from './hash.js'
+import { hashBackend, hashByRev, type HashKVResult } from './hash.js'
 import { majorMinor } from './metrics.js'
 import { secondsSince } from '../pkg/histogram.js'
 import type { CallCredentials } from './types/credentials.js'
@@ -176,7 +175,7 @@ export class Maintenance {
     return this.track(async () => {
       this.server.checkAdmin(creds)
       const started = performance.now()
-      const res = await hashByRev(this.hashSource(), this.server.backend, r.revision ?? 0)
+      const res = await hashByRev(this.server.kv, this.server.backend, r.revision ?? 0)
       this.server.kv.metrics.hashRevSec.observe(secondsSince(started))
       return { header: this.server.header(res.revision), hash: res.hash, compactRevision: res.compactRevision }
     })
@@ -187,7 +186,7 @@ export class Maintenance {
    * checker computes (it reads every revision kept, so a store it cannot read fails here).
    */
   localHash(): Promise<HashKVResult> {
-    return this.track(() => hashByRev(this.hashSource(), this.server.backend, 0))
+    return this.track(() => hashByRev(this.server.kv, this.server.backend, 0))
   }
 
   /** Reclaim backend space (see Backend.defragment); allowed while NOSPACE is raised, as in etcd. */
@@ -333,12 +332,6 @@ export class Maintenance {
   private loadedAlarms(): AlarmStore {
     if (this.alarms === undefined) throw new Error('maintenance: alarms are not loaded')
     return this.alarms
-  }
-
-  private hashSource(): HashSource {
-    const kv = this.server.kv
-    if (!(kv instanceof KvStore)) throw new Error('maintenance: HashKV needs the server to run on a KvStore')
-    return { rev: () => kv.rev(), compactRev: () => kv.compactRev(), sync: (r) => kv.sync(r), keep: (r) => kv.index.keep(r) }
   }
 
   private checkOpen(): void {

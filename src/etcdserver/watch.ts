@@ -28,20 +28,25 @@ export interface WatchResponseSink {
   end(): void
 }
 
-/** What a watch stream needs from the server. */
-export interface WatchServerContext {
+/** What the watch half of the server needs of the rest of it (EtcdServer provides it). */
+export interface WatchHost {
+  /** The store: watched by the watchable store, read for prev_kv, counting events in its metrics. */
   readonly kv: KV
-  readonly watchable: WatchableStore
   header(revision: number): ResponseHeader
   /** Responses of a watcher created with `fragment` are split at this many bytes. */
   readonly fragmentBytes: number
-  /** The stream ended; the server stops tracking it. */
-  streamClosed(s: ServerWatchStream): void
   /**
    * Throws unless the caller may read [key, rangeEnd) (etcd's isWatchPermitted; rangeEnd empty: the key
    * alone, "\0": every key from `key` on). No-op while auth is disabled.
    */
   checkWatchPermitted(creds: CallCredentials | undefined, key: Uint8Array, rangeEnd: Uint8Array): void
+}
+
+/** What a watch stream needs from the server (WatchServer, watch-server.ts, provides it). */
+export interface WatchServerContext extends WatchHost {
+  readonly watchable: WatchableStore
+  /** The stream ended; the server stops tracking it. */
+  streamClosed(s: ServerWatchStream): void
 }
 
 /**
@@ -77,9 +82,9 @@ export const WATCH_CHAN_BUF_LEN = 128
 /**
  * The watched range and start revision of a create request, as etcd's recvLoop reads them: an empty key is
  * "\0" (the smallest key), range_end goes through toRangeEnd. Throws CompactedError for a negative start
- * revision (etcd-io/etcd#20693; 3.4.23 accepted it and misbehaved) and EmptyWatcherRangeError for key >= end.
+ * revision (as later etcd releases do; 3.4.23 accepted it and misbehaved) and EmptyWatcherRangeError for key >= end.
  * A start revision of 0 stays 0 (from the next revision), as in etcd 3.4.38+: such a watcher is never a
- * "future" watcher, so it gets progress at once (etcd-io/etcd#20229).
+ * "future" watcher, so it gets progress at once.
  */
 export function normalizeWatchCreate(r: WatchCreateRequest): { key: Uint8Array; end: RangeEnd; startRevision: number } {
   const key = r.key.length === 0 ? KEY_ZERO : r.key
@@ -158,6 +163,14 @@ export class ServerWatchStream implements WatchSink {
   /** How many watchers the stream has. */
   get size(): number {
     return this.ws.size
+  }
+
+  /**
+   * The sink refused a response (its trySend returned false) and has room again: its watchers, now
+   * victims, are retried at once instead of on the victim loop's next tick. Every transport calls this.
+   */
+  resume(): void {
+    this.ws.resume()
   }
 
   /** The server is stopping: remove the watchers and tell the transport to end the stream. */

@@ -6,12 +6,11 @@
 // and are retried from the store) and reads no more requests, until that batch is written.
 //
 // While a watcher's last events response still waits in the queue (not yet encoded), the next revision's
-// events are appended to it (up to MERGE_MAX_REVS revisions) instead of queuing another message: what
-// etcd does for a watcher that fell behind (one response, several revisions), without the detour through
-// the victim batch and the revision log.
+// events join it (watch-merger.ts). How this fits with the other layers that batch or keep watch
+// responses, and why only gRPC merges, is told in etcdserver/watch-server.ts.
 import type { handleBidiStreamingCall, ServerDuplexStream, ServiceDefinition, UntypedServiceImplementation } from '@grpc/grpc-js'
 import type { EtcdServer } from '../etcdserver/etcd-server.js'
-import type { WatchEvent, WatchResponse } from '../etcdserver/types/watch.js'
+import type { WatchResponse } from '../etcdserver/types/watch.js'
 import { EtcdError } from '../pkg/errors.js'
 import { WATCH_CHAN_BUF_LEN, type ServerWatchStream, type WatchResponseSink } from '../etcdserver/watch.js'
 import { encodeWatchResponseTransient } from '../wire/watch-fanout.js'
@@ -22,19 +21,7 @@ import { batchOutOf, SendError, StreamWriter } from './stream-writer.js'
 import { onClientGone } from './call-liveness.js'
 import { grpcMetricsFor } from './metrics.js'
 import { serverMetrics } from '../etcdserver/metrics.js'
-import type { WatchId } from '../pkg/watch-id.js'
-
-/** Most revisions appended into one queued response (bounds what a backlogged stream holds). */
-const MERGE_MAX_REVS = 16
-
-/** A response as queued on the call: events may still be appended until the writer seals its batch. */
-interface QueuedResponse extends WatchResponse {
-  header: WatchResponse['header']
-  events: readonly WatchEvent[]
-  revs?: number
-  /** Our own copy of the events once something was appended (the first array is shared with other watchers). */
-  merged?: WatchEvent[]
-}
+import { isPlainEvents, ResponseMerger } from './watch-merger.js'
 
 /** The Watch service definition with the hand-written codec. */
 export function watchServiceDefinition(base: ServiceDefinition): ServiceDefinition {
@@ -71,20 +58,16 @@ export class WatchCalls {
 }
 
 export function watchHandlers(server: EtcdServer, report: ErrorReporter, calls: WatchCalls): UntypedServiceImplementation {
-  const watch: handleBidiStreamingCall<DecodedWatchRequest, QueuedResponse> = (call) => serveWatch(server, call, report, calls)
+  const watch: handleBidiStreamingCall<DecodedWatchRequest, WatchResponse> = (call) => serveWatch(server, call, report, calls)
   return { Watch: watch }
 }
 
-function serveWatch(server: EtcdServer, call: ServerDuplexStream<DecodedWatchRequest, QueuedResponse>, report: ErrorReporter, calls: WatchCalls): void {
+function serveWatch(server: EtcdServer, call: ServerDuplexStream<DecodedWatchRequest, WatchResponse>, report: ErrorReporter, calls: WatchCalls): void {
   let blocked = false
   let done = false
   let stream: ServerWatchStream | undefined
-  /** Each watcher's last queued events response, which later events may join until the writer seals it. */
-  const lastEvents = new Map<WatchId, QueuedResponse>()
-  /** Nothing queued so far may take more events (Map.clear() allocates a fresh table even when empty). */
-  const stopAppending = (): void => {
-    if (lastEvents.size !== 0) lastEvents.clear()
-  }
+  const merger = new ResponseMerger()
+  const stopAppending = (): void => merger.seal()
   const sent = (err: Error | undefined): void => {
     if (err !== undefined) {
       if (err instanceof SendError) {
@@ -98,7 +81,7 @@ function serveWatch(server: EtcdServer, call: ServerDuplexStream<DecodedWatchReq
     blocked = false
     if (done) return
     call.resume()
-    server.watchable.kickVictims()
+    stream?.resume()
   }
   const writer = new StreamWriter<WatchResponse>(batchOutOf(call), sent, stopAppending)
   let unwatchClient: () => void = () => undefined
@@ -136,26 +119,14 @@ function serveWatch(server: EtcdServer, call: ServerDuplexStream<DecodedWatchReq
   const sink: WatchResponseSink = {
     isFull: full,
     trySend(resp) {
-      const plain = resp.events.length !== 0 && !resp.created && !resp.canceled && !resp.fragment
-      if (plain) {
-        const q = lastEvents.get(resp.watchId)
-        if (q !== undefined && (q.revs ?? 1) < MERGE_MAX_REVS) {
-          if (q.merged === undefined) q.events = q.merged = q.events.slice()
-          for (const e of resp.events) q.merged.push(e)
-          q.header = resp.header
-          q.revs = (q.revs ?? 1) + 1
-          return true
-        }
-      }
+      const plain = isPlainEvents(resp)
+      if (plain && merger.append(resp)) return true
       if (full()) return false
       if (!plain) {
         writeOther(resp)
         return true
       }
-      // ServerWatchStream builds a fresh object per response: it is ours to append to.
-      const q = resp as QueuedResponse
-      lastEvents.set(resp.watchId, q)
-      write(q)
+      write(merger.queued(resp))
       return true
     },
     sendControl: writeOther,

@@ -2,7 +2,7 @@
 // of the log (etcdlite's own; etcd rebuilds its index from bbolt on every start).
 //
 // Rebuilding the index from the revision log costs about 10 µs per stored revision, most of it LevelDB's
-// iterator handing each entry to JavaScript; 1M keys took ~10 s. The checkpoint is the index itself, encoded
+// iterator handing each entry to JavaScript, so 1M keys take about 10 s. The checkpoint is the index itself, encoded
 // compactly in ~1 MiB chunks, in the `meta` bucket. It is written by KvStore.close(), and in the background
 // while the store runs (IndexCheckpointer) so that a start after a crash reads it too. What it promises:
 // - every revision up to the header's `rev` is in its entries. An entry may also hold later revisions of

@@ -35,7 +35,7 @@ const ZERO: Revision = { main: 0, sub: 0 }
  *       {1.0, 2.0, 3.0(t)}
  *
  * Compaction at revision N drops every revision <= N except the newest one of the generation live at N;
- * a tombstone at exactly N is kept too (etcd-io/etcd#18274, etcd 3.4.34+: a watch from N must still see
+ * a tombstone at exactly N is kept too (as etcd 3.4.34+ keeps it: a watch from N must still see
  * that delete), and goes at the next compaction above N. A generation left empty goes with it:
  *
  *     compact(2) -> {empty} {4.0, 5.0(t)} {2.0, 3.0(t)}
@@ -96,7 +96,7 @@ export class KeyIndex {
 
   /**
    * Rebuild from a stored tombstone that is the key's only record left (its history was compacted away
-   * up to and including N = the tombstone's revision; etcd-io/etcd#19188). The creating revision is
+   * up to and including N = the tombstone's revision). The creating revision is
    * unknown, so it is zero.
    */
   restoreTombstone(tomb: Revision): void {

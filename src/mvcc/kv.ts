@@ -1,4 +1,5 @@
-// Contracts of the MVCC store, as etcd's mvcc/kv.go. Implementations: kvstore.ts, kvstore-txn.ts.
+// Contracts of the MVCC store, as etcd's mvcc/kv.go. Implementations: kvstore.ts, kvstore-txn.ts, and for
+// the revision log's reader revision-log.ts.
 import type { RangeEnd } from '../pkg/bytes.js'
 import type { WireKeyValue } from '../wire/keyvalue.js'
 import type { MvccMetrics } from './metrics.js'
@@ -101,13 +102,39 @@ export interface CompactResult {
   readonly done: Promise<void>
 }
 
-export interface KV {
+/**
+ * A span of the revision log, decoded: every event of the revisions [from, upTo], in revision order (a
+ * DELETE's kv holds the key and modRevision = the deleting revision, as {@link Event} says).
+ */
+export interface LogRead {
+  readonly upTo: number
+  readonly events: Event[]
+  /** Encoded size of the events' stored values (what keeping the span in memory costs). */
+  readonly bytes: number
+}
+
+/**
+ * What the watchable store needs of the store under it (etcd's watchableStore embeds its *store for the
+ * same things): the revisions, the write history as it happens, and the revision log for catch-up.
+ */
+export interface WatchSource {
   /** Newest revision, including writes not yet durable. */
   rev(): number
   /** Newest revision known to be durable; reads are served here. */
   durableRev(): number
   /** The compacted revision, -1 before any compaction. */
   compactRev(): number
+  /** Register an observer of write txns and of durability (see TxnObserver). */
+  observe(o: TxnObserver): void
+  /**
+   * The events of revisions [from, to] from the revision log, reading one consistent snapshot. Once `limit`
+   * entries are read it stops early, at the end of a whole revision (a single revision with more entries
+   * than `limit` is read whole), and `upTo` says where.
+   */
+  readLog(from: number, to: number, limit: number): Promise<LogRead>
+}
+
+export interface KV extends WatchSource {
   /** Keys that exist now, durable or not (etcd_debugging_mvcc_keys_total); kept as keys come and go, not counted per call. */
   keyCount(): number
   /** The requests served by kind, compactions, hashes and watch events (etcd_mvcc_*, etcd_debugging_mvcc_*). */
@@ -120,6 +147,11 @@ export interface KV {
   sync(rev: number): Promise<void>
   /** Compact history up to `rev` (see kvstore-compaction.ts). */
   compact(rev: number): Promise<CompactResult>
+  /**
+   * The revisions a compaction at `rev` would keep, as `main_sub` strings (etcd's treeIndex.Keep): what
+   * HashKV hashes besides the revisions above `rev`.
+   */
+  keep(rev: number): Set<string>
   /** Stop background work, then close the backend. */
   close(): Promise<void>
 }

@@ -1,18 +1,18 @@
 // Mirrors etcd mvcc/kvstore.go: the revisioned store over a Backend, with an in-memory key index.
 import type { Backend } from '../backend/backend.js'
 import type { LeaseItems } from '../lease/lessor.js'
-import { latin1ToBytes } from '../pkg/bytes.js'
 import { META } from '../backend/schema.js'
 import { invariant, verify } from '../pkg/verify.js'
-import { CompactedError, FutureRevError, RevisionNotFoundError } from './errors.js'
-import type { Change, CompactResult, KV, KeyValue, TxnObserver, TxnRead, TxnWrite } from './kv.js'
-import { decodeIndexFields } from '../wire/keyvalue.js'
-import { bytesToRev, isRevKey, isTombstone, revToBytes, type Revision } from './revision.js'
+import { CompactedError, FutureRevError } from './errors.js'
+import type { Change, CompactResult, KV, KeyValue, LogRead, TxnObserver, TxnRead, TxnWrite } from './kv.js'
+import { bytesToRev, revToBytes, type Revision } from './revision.js'
 import { TreeIndex } from './tree-index.js'
-import { KeyIndex } from './key-index.js'
+import type { KeyIndex } from './key-index.js'
+import { restoreIndex } from './kvstore-restore.js'
+import { readRevisionLog } from './revision-log.js'
 import { decodeStored, StoreTxnRead, StoreTxnWrite } from './kvstore-txn.js'
 import { Compactor } from './kvstore-compaction.js'
-import { compactionMarkers, dropCheckpoint, readCheckpoint, writeCheckpoint, type CheckpointState, type LoadedCheckpoint } from './index-checkpoint.js'
+import { compactionMarkers, dropCheckpoint, readCheckpoint, writeCheckpoint, type CheckpointState } from './index-checkpoint.js'
 import { CHECKPOINT_KEYS_PER_TURN, CHECKPOINT_MIN_ENTRIES, IndexCheckpointer } from './index-checkpointer.js'
 import { MvccMetrics } from './metrics.js'
 
@@ -149,9 +149,16 @@ export class KvStore implements KV {
     return new StoreTxnWrite(this, this.currentRev)
   }
 
-  /** Register an observer of write txns and of durability (see TxnObserver). */
   observe(o: TxnObserver): void {
     this.observers.push(o)
+  }
+
+  readLog(from: number, to: number, limit: number): Promise<LogRead> {
+    return readRevisionLog(this.backend, from, to, limit)
+  }
+
+  keep(rev: number): Set<string> {
+    return this.index.keep(rev)
   }
 
   async sync(rev: number): Promise<void> {
@@ -276,7 +283,6 @@ export class KvStore implements KV {
     const scheduledRaw = this.backend.get('meta', META.scheduledCompactRev)
     const scheduled = scheduledRaw === undefined ? 0 : bytesToRev(scheduledRaw).main
 
-    const max = new Uint8Array(18).fill(0xff)
     // The index as a checkpoint left it, if it describes this log (see index-checkpoint.ts), and the log past it.
     const found = {
       // What finishRestore makes the compacted revision: an unfinished scheduled compaction counts.
@@ -284,71 +290,13 @@ export class KvStore implements KV {
       ...compactionMarkers(this.backend),
     }
     const cp = this.backend.persistent ? readCheckpoint(this.backend, found) : undefined
-    const { last, entries } = await this.restoreFromLog(chunk, max, cp)
+    const { last, entries } = await restoreIndex(this.backend, this.index, this.leases, chunk, cp)
     this.indexSource = cp === undefined ? 'log' : 'checkpoint'
     this.replayed = entries
     // A checkpoint that does not describe this log is of no further use.
     if (cp === undefined && dropCheckpoint(this.backend)) await this.backend.commit()
     this.finishRestore(last, scheduled)
     this.checkpointer?.opened(entries)
-  }
-
-  /**
-   * Rebuild the key index by reading the log (etcd's restore): every revision, or with `from` (a
-   * checkpoint) those past its revision on top of its entries, skipping what an entry already holds.
-   * Returns the newest revision main in the log (1 for an empty log) and the entries read.
-   */
-  private async restoreFromLog(chunk: number, max: Uint8Array, from: LoadedCheckpoint | undefined): Promise<{ last: number; entries: number }> {
-    let min = revToBytes({ main: (from?.rev ?? 0) + 1, sub: 0 })
-    let last = Math.max(from?.rev ?? 1, 1)
-    let read = 0
-    // Built as a plain map and handed to the index at the end: one sort instead of an ordered insert per key.
-    const byKey = from?.byKey ?? new Map<string, KeyIndex>()
-    // Each live key's lease, from its newest revision (etcd's restore keyToLease); keys without one are absent.
-    const keyToLease = from?.leases ?? new Map<string, bigint>()
-    let created: Revision = { main: 0, sub: 0 }
-    for (;;) {
-      const entries = await this.backend.scan('key', min, max, chunk)
-      read += entries.length
-      for (const { key, value } of entries) {
-        invariant(isRevKey(key), 'restore: malformed revision key')
-        const rev = bytesToRev(key)
-        const tomb = isTombstone(key)
-        const kv = decodeIndexFields(value)
-        last = rev.main
-        const ki = byKey.get(kv.key)
-        // A checkpoint entry may already hold revisions past the checkpoint's own (index-checkpoint.ts).
-        if (ki !== undefined && (rev.main < ki.modified.main || (rev.main === ki.modified.main && rev.sub <= ki.modified.sub))) continue
-        if (tomb || kv.lease === 0n) {
-          if (keyToLease.size !== 0) keyToLease.delete(kv.key)
-        } else keyToLease.set(kv.key, kv.lease)
-        if (ki !== undefined) {
-          if (tomb) {
-            try {
-              ki.tombstone(rev.main, rev.sub)
-            } catch (e) {
-              if (!(e instanceof RevisionNotFoundError)) throw e
-            }
-          } else ki.put(rev.main, rev.sub)
-        } else {
-          const nki = new KeyIndex(kv.key)
-          // A lone tombstone: compaction at its revision kept it (etcd-io/etcd#19188).
-          if (tomb) nki.restoreTombstone(rev)
-          else {
-            // Keys created by the same txn share one creating-revision object (revisions are immutable).
-            if (created.main !== kv.createRevision) created = kv.createRevision === rev.main && rev.sub === 0 ? rev : { main: kv.createRevision, sub: 0 }
-            nki.restore(created, rev, kv.version)
-          }
-          byKey.set(kv.key, nki)
-        }
-      }
-      if (entries.length < chunk) break
-      const lastRev = bytesToRev((entries[entries.length - 1] as { key: Uint8Array }).key)
-      min = revToBytes({ main: lastRev.main, sub: lastRev.sub + 1 })
-    }
-    this.index.load(byKey)
-    if (this.leases !== undefined) for (const [key, lease] of keyToLease) this.leases.attach(lease, latin1ToBytes(key))
-    return { last, entries: read }
   }
 
   /** Set the revisions after a restore, then resume an unfinished compaction. */

@@ -11,17 +11,19 @@
 //   +-----------------+--------------------------------------------------------------+
 //
 // Deviation from etcd: events are delivered only once the revision is durable (etcd notifies in End()
-// and relies on its raft log for durability). Writes ended but not yet durable wait in `pending`.
+// and relies on its raft log for durability). Writes ended but not yet durable wait in PendingTxns
+// (watchable-store-pending.ts). The victims and their retry are in watchable-store-victims.ts; what
+// unsynced watchers catch up from (recent events in memory, else the revision log read through the
+// WatchSource) in watchable-store-catchup.ts. The store under it is any WatchSource (mvcc/kv.ts).
 import type { Clock } from '../pkg/clock.js'
 import { Ticker } from '../pkg/ticker.js'
 import { bytesToLatin1 } from '../pkg/bytes.js'
 import { invariant } from '../pkg/verify.js'
-import type { Change, Event, KeyValue, TxnObserver } from './kv.js'
-import { decodeKeyValue } from '../wire/keyvalue.js'
-import type { KvStore } from './kvstore.js'
-import { bytesToRev, isTombstone, revToBytes } from './revision.js'
-import { RecentEvents } from './watchable-store-recent.js'
-import { WatcherGroup, newWatcherBatch, type EventBatch } from './watcher-group.js'
+import type { Change, Event, TxnObserver, WatchSource } from './kv.js'
+import { CatchUpLog } from './watchable-store-catchup.js'
+import { PendingTxns, toEvent } from './watchable-store-pending.js'
+import { Victims } from './watchable-store-victims.js'
+import { WatcherGroup, newWatcherBatch } from './watcher-group.js'
 import { WatchStream, type WatchSink, type Watcher } from './watcher.js'
 import type { WatchId } from '../pkg/watch-id.js'
 
@@ -61,88 +63,32 @@ export const WATCHABLE_STORE_DEFAULTS = {
 /** With no victims the victim loop sleeps this long (it is poked awake when one appears). */
 const IDLE_MS = 60_000
 
-/** Victims and their pending batches, grouped by stream: a retry round skips a full stream after one refusal. */
-class Victims {
-  readonly byStream = new Map<WatchStream, Map<Watcher, EventBatch>>()
-  private count = 0
-
-  get size(): number {
-    return this.count
-  }
-
-  set(w: Watcher, eb: EventBatch): void {
-    let m = this.byStream.get(w.stream)
-    if (m === undefined) {
-      m = new Map()
-      this.byStream.set(w.stream, m)
-    }
-    if (!m.has(w)) this.count++
-    m.set(w, eb)
-  }
-
-  delete(w: Watcher): boolean {
-    const m = this.byStream.get(w.stream)
-    if (m === undefined || !m.delete(w)) return false
-    this.count--
-    if (m.size === 0) this.byStream.delete(w.stream)
-    return true
-  }
-}
-
-/** A decoded span of the revision log: every event in [from, upTo], in revision order. */
-interface LogSpan {
-  readonly from: number
-  readonly upTo: number
-  readonly events: Event[]
-  readonly keyStrs: string[]
-  /** Encoded size of the span's values (what keeping it costs). */
-  readonly bytes: number
-}
-
-/** A decoded log span larger than this is not kept between catch-up rounds. */
-const LOG_CACHE_MAX_BYTES = 64 * 1024 * 1024
-
-interface PendingTxn {
-  readonly rev: number
-  readonly changes: readonly Change[]
-}
-
-const EMPTY: Uint8Array = new Uint8Array(0)
-
-/** A change as its event: a DELETE carries the key and the deleting revision only (etcd patches mod_revision). */
-function toEvent(rev: number, c: Change): Event {
-  if (c.type === 'put') return { type: 'PUT', kv: c.kv }
-  const kv: KeyValue = { key: c.kv.key, value: EMPTY, createRevision: 0, modRevision: rev, version: 0, lease: 0n }
-  return { type: 'DELETE', kv }
-}
-
 export class WatchableStore implements TxnObserver {
-  private readonly kv: KvStore
+  /** The store under it: revisions, write history, the revision log. */
+  private readonly source: WatchSource
   private readonly opts: WatchableStoreOptions
   private readonly synced = new WatcherGroup()
   private readonly unsynced = new WatcherGroup()
   private readonly victims = new Victims()
   private readonly deferred = new Set<WatchStream>()
   private readonly streams = new Set<WatchStream>()
-  private pending: PendingTxn[] = []
-  /** The newest notified revisions' events, for catch-up without a backend read. */
-  private readonly recent: RecentEvents
-  /** The log span the last catch-up round read (see readLog); dropped once no watcher is unsynced. */
-  private logCache: LogSpan | undefined
-  private pendingHead = 0
+  /** Ended write txns waiting for their commit. */
+  private readonly pending = new PendingTxns()
+  /** What unsynced watchers catch up from: recent events in memory, else the revision log. */
+  private readonly catchUp: CatchUpLog
   /** Watchers have been notified of every revision up to this one. */
   private notified: number
   private readonly syncLoop: Ticker
   private readonly victimLoop: Ticker
   private closed = false
 
-  constructor(kv: KvStore, opts: Partial<WatchableStoreOptions> & Pick<WatchableStoreOptions, 'clock' | 'onError'>) {
-    this.kv = kv
+  constructor(source: WatchSource, opts: Partial<WatchableStoreOptions> & Pick<WatchableStoreOptions, 'clock' | 'onError'>) {
+    this.source = source
     this.opts = { ...WATCHABLE_STORE_DEFAULTS, ...opts }
-    this.notified = kv.durableRev()
-    this.recent = new RecentEvents(this.notified, this.opts.recentEventsMaxBytes)
-    invariant(kv.durableRev() === kv.rev(), 'watchable store must start on a quiescent store')
-    kv.observe(this)
+    this.notified = source.durableRev()
+    this.catchUp = new CatchUpLog(source, this.notified, this.opts.recentEventsMaxBytes, this.opts.syncScanLimit)
+    invariant(source.durableRev() === source.rev(), 'watchable store must start on a quiescent store')
+    source.observe(this)
     this.syncLoop = new Ticker(() => this.syncRound(), this.opts.syncIntervalMs, this.opts.clock, this.opts.onError)
     this.victimLoop = new Ticker(() => this.victimRound(), IDLE_MS, this.opts.clock, this.opts.onError)
     this.syncLoop.start()
@@ -171,7 +117,7 @@ export class WatchableStore implements TxnObserver {
     return this.streams.size
   }
 
-  /** A sink that was full can take more: retry victims now rather than at the next tick. */
+  /** A sink that was full can take more (WatchStream.resume): retry victims now rather than at the next tick. */
   kickVictims(): void {
     if (this.victims.size !== 0) this.victimLoop.poke()
   }
@@ -179,11 +125,10 @@ export class WatchableStore implements TxnObserver {
   /** Stop both loops (awaiting a round in flight). Streams stay open but receive nothing more. */
   async close(): Promise<void> {
     this.closed = true
+    this.catchUp.close()
     await this.syncLoop.stop()
     await this.victimLoop.stop()
   }
-
-  // ---- called by WatchStream ----
 
   /** @internal Place a new watcher (etcd's watchableStore.watch). */
   addWatcher(w: Watcher): void {
@@ -219,7 +164,7 @@ export class WatchableStore implements TxnObserver {
 
   /**
    * @internal Send a progress response (revision = rev()) as `responseId` through the first watcher's sink,
-   * if every watcher is synced and none waits for a future start revision (etcd 3.4.25+, #20291). False if
+   * if every watcher is synced and none waits for a future start revision (etcd 3.4.25+). False if
    * not sent (not all synced, no watchers, or the sink is full).
    */
   progressIfSync(watchers: Iterable<Watcher>, responseId: WatchId): boolean {
@@ -233,56 +178,42 @@ export class WatchableStore implements TxnObserver {
     return first.stream.sink.trySend({ watchId: responseId, events: [], revision: rev, compactRevision: 0 })
   }
 
-  // ---- the write path ----
-
   /** @internal TxnObserver: remember the txn until it is durable. */
   txnEnded(rev: number, changes: readonly Change[]): void {
-    this.pending.push({ rev, changes })
+    this.pending.push(rev, changes)
   }
 
   /** @internal TxnObserver: the pending txns after `rev` never became durable; nobody hears of them. */
   rolledBack(rev: number): void {
-    let n = this.pending.length
-    while (n > this.pendingHead && (this.pending[n - 1] as PendingTxn).rev > rev) n--
-    this.pending.length = n
+    this.pending.rollBack(rev)
   }
 
   /** @internal TxnObserver: notify synced watchers of every pending txn up to `rev`, in order. */
   durable(rev: number): void {
-    while (this.pendingHead < this.pending.length) {
-      const p = this.pending[this.pendingHead] as PendingTxn
-      if (p.rev > rev) break
-      this.pendingHead++
-      this.notified = p.rev
+    this.pending.takeUpTo(rev, (txnRev, changes) => {
+      this.notified = txnRev
       if (this.streams.size === 0) {
         // Nobody watches: nothing to notify, nothing worth remembering.
-        this.recent.reset(p.rev)
-        continue
+        this.catchUp.forget(txnRev)
+        return
       }
-      const events = p.changes.map((c) => toEvent(p.rev, c))
+      const events = changes.map((c) => toEvent(txnRev, c))
       const keyStrs = events.map((e) => bytesToLatin1(e.kv.key))
-      this.recent.append(p.rev, events, keyStrs)
-      if (this.synced.size !== 0) this.notify(p.rev, events, keyStrs)
-    }
-    if (this.pendingHead === this.pending.length) {
-      this.pending = []
-      this.pendingHead = 0
-    } else if (this.pendingHead > 1024) {
-      this.pending = this.pending.slice(this.pendingHead)
-      this.pendingHead = 0
-    }
+      this.catchUp.remember(txnRev, events, keyStrs)
+      if (this.synced.size !== 0) this.notify(txnRev, events, keyStrs)
+    })
     if (rev > this.notified) this.notified = rev
   }
 
   /**
    * etcd's notify: one response per matching synced watcher; a full sink makes the watcher a victim. The
-   * event objects are shared by every watcher (and kept in `recent`): the encoder encodes each once.
+   * event objects are shared by every watcher (and kept for catch-up): the encoder encodes each once.
    */
   private notify(rev: number, events: readonly Event[], keyStrs: readonly string[]): void {
     let victims: Array<[Watcher, readonly Event[]]> | undefined
     const deliver = (w: Watcher, evs: readonly Event[]): void => {
       if (!w.send(evs, rev)) (victims ??= []).push([w, evs])
-      // Advance minRev whether or not the send succeeded (etcd 3.4.25+, #15271).
+      // Advance minRev whether or not the send succeeded (etcd 3.4.25+): the victim batch holds these events.
       w.minRev = rev + 1
     }
     if (events.length === 1) {
@@ -304,8 +235,6 @@ export class WatchableStore implements TxnObserver {
     }
   }
 
-  // ---- background loops ----
-
   /**
    * One catch-up round; returns the delay until the next. While watchers remain unsynced the next round
    * follows at once: a round already yields to the event loop while it reads the log, so writers keep
@@ -313,7 +242,7 @@ export class WatchableStore implements TxnObserver {
    */
   private async syncRound(): Promise<number | undefined> {
     const left = await this.syncWatchers()
-    if (left === 0) this.logCache = undefined
+    if (left === 0) this.catchUp.dropCache()
     this.retryDeferredProgress()
     return left === 0 ? undefined : 0
   }
@@ -326,7 +255,7 @@ export class WatchableStore implements TxnObserver {
   private async syncWatchers(): Promise<number> {
     if (this.unsynced.size === 0 || this.closed) return 0
     const curRev = this.notified
-    const compactRev = this.kv.compactRev()
+    const compactRev = this.source.compactRev()
     const chosen = new WatcherGroup()
     let minRev = Number.MAX_SAFE_INTEGER
     for (const w of this.unsynced.watchers) {
@@ -350,7 +279,7 @@ export class WatchableStore implements TxnObserver {
     }
     if (chosen.size === 0) return this.unsynced.size
 
-    const read = await this.readLog(minRev, curRev, chosen)
+    const read = await this.catchUp.read(minRev, curRev, chosen)
     if (read === undefined) return 0
     const { events, keyStrs, upTo } = read
 
@@ -389,117 +318,12 @@ export class WatchableStore implements TxnObserver {
   /** etcd's moveVictims: retry each victim's batch; those delivered go back to synced or unsynced. */
   private victimRound(): number | undefined {
     if (this.closed) return undefined
-    let sent = false
-    for (const [, batches] of this.victims.byStream) {
-      for (const [w, eb] of batches) {
-        // The watcher has seen everything below minRev once this batch is out. A refusal means the stream
-        // is full: its other victims wait for the next round.
-        if (!w.send(eb.events, w.minRev - 1)) break
-        sent = true
-        this.victims.delete(w)
-        if (eb.moreRev !== 0) w.minRev = eb.moreRev
-        this.place(w, w.minRev <= this.notified ? 'unsynced' : 'synced')
-      }
-    }
+    const sent = this.victims.retry((w) => this.place(w, w.minRev <= this.notified ? 'unsynced' : 'synced'))
     if (sent) {
       if (this.unsynced.size !== 0) this.syncLoop.poke()
       this.retryDeferredProgress()
     }
     return this.victims.size === 0 ? undefined : this.opts.victimIntervalMs
-  }
-
-  /**
-   * The events in [minRev, curRev] that `chosen` wants, in revision order, and the revision read up to
-   * (below curRev when the scan limit stopped it). The span read is kept, decoded, while watchers are
-   * catching up: the next rounds (other watchers, the same history) reuse it, and their events are the same
-   * objects, so each is encoded once. A span over LOG_CACHE_MAX_BYTES is not kept.
-   */
-  private async readLog(minRev: number, curRev: number, chosen: WatcherGroup): Promise<LogSpan | undefined> {
-    if (this.recent.covers(minRev, curRev)) {
-      // Every event wanted is in memory, as the same objects the synced watchers got.
-      const events: Event[] = []
-      const keyStrs: string[] = []
-      this.recent.forEachFrom(minRev, (ev, keyStr) => {
-        if (!chosen.contains(keyStr, ev.kv.key)) return
-        events.push(ev)
-        keyStrs.push(keyStr)
-      })
-      return { from: minRev, upTo: curRev, events, keyStrs, bytes: 0 }
-    }
-    let span = this.logCache
-    if (span === undefined || minRev < span.from || span.upTo > curRev) {
-      span = await this.scanLog(minRev, curRev)
-      if (span === undefined) return undefined
-    } else if (span.upTo < curRev) {
-      const more = this.recent.covers(span.upTo + 1, curRev) ? this.recentSpan(span.upTo + 1, curRev) : await this.scanLog(span.upTo + 1, curRev)
-      if (more === undefined) return undefined
-      span = { from: span.from, upTo: more.upTo, events: span.events.concat(more.events), keyStrs: span.keyStrs.concat(more.keyStrs), bytes: span.bytes + more.bytes }
-    }
-    this.logCache = span.bytes <= LOG_CACHE_MAX_BYTES ? span : undefined
-    // Binary search for the first event at or after minRev, then keep what the chosen watchers want.
-    let lo = 0
-    let hi = span.events.length
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1
-      if ((span.events[mid] as Event).kv.modRevision < minRev) lo = mid + 1
-      else hi = mid
-    }
-    const events: Event[] = []
-    const keyStrs: string[] = []
-    for (let i = lo; i < span.events.length; i++) {
-      const ev = span.events[i] as Event
-      const keyStr = span.keyStrs[i] as string
-      if (!chosen.contains(keyStr, ev.kv.key)) continue
-      events.push(ev)
-      keyStrs.push(keyStr)
-    }
-    return { from: minRev, upTo: span.upTo, events, keyStrs, bytes: 0 }
-  }
-
-  /** The events of [from, upTo] from `recent` (which must cover them), as a span. */
-  private recentSpan(from: number, upTo: number): LogSpan {
-    const events: Event[] = []
-    const keyStrs: string[] = []
-    let bytes = 0
-    this.recent.forEachFrom(from, (ev, keyStr) => {
-      events.push(ev)
-      keyStrs.push(keyStr)
-      bytes += ev.kv.key.length + ev.kv.value.length
-    })
-    return { from, upTo, events, keyStrs, bytes }
-  }
-
-  /** Read and decode the revision log over [from, to], stopping early (at a whole revision) at the scan limit. */
-  private async scanLog(from: number, to: number): Promise<LogSpan | undefined> {
-    // The iterator behind scan() reads one consistent snapshot, taken when it starts.
-    const limit = this.opts.syncScanLimit
-    let entries = await this.kv.backend.scan('key', revToBytes({ main: from, sub: 0 }), revToBytes({ main: to + 1, sub: 0 }), limit)
-    if (this.closed) return undefined
-    let upTo = to
-    if (entries.length >= limit) {
-      // Stop at the last complete revision; one revision larger than the limit is read whole.
-      const lastMain = bytesToRev((entries[entries.length - 1] as { key: Uint8Array }).key).main
-      if (lastMain > from) {
-        upTo = lastMain - 1
-        entries = entries.filter((e) => bytesToRev(e.key).main <= upTo)
-      } else {
-        upTo = from
-        entries = await this.kv.backend.scan('key', revToBytes({ main: from, sub: 0 }), revToBytes({ main: from + 1, sub: 0 }), Number.MAX_SAFE_INTEGER)
-        if (this.closed) return undefined
-      }
-    }
-    const events: Event[] = []
-    const keyStrs: string[] = []
-    let bytes = 0
-    for (const { key: revKey, value } of entries) {
-      const kv = decodeKeyValue(value)
-      bytes += value.length
-      if (isTombstone(revKey)) {
-        events.push({ type: 'DELETE', kv: { ...kv, modRevision: bytesToRev(revKey).main } })
-      } else events.push({ type: 'PUT', kv })
-      keyStrs.push(bytesToLatin1(kv.key))
-    }
-    return { from, upTo, events, keyStrs, bytes }
   }
 
   private retryDeferredProgress(): void {

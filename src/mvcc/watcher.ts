@@ -38,7 +38,7 @@ export interface StoreWatchResponse {
 /**
  * Where the store delivers a stream's responses. `trySend` never blocks: `false` means "full, nothing
  * taken", and the watcher becomes a victim whose batch is retried later (etcd's non-blocking channel
- * send). When a full sink can take more again it should call WatchableStore.kickVictims().
+ * send). When a full sink can take more again, its owner calls the stream's resume().
  */
 export interface WatchSink {
   trySend(resp: StoreWatchResponse): boolean
@@ -179,6 +179,14 @@ export class WatchStream {
     if (this.watchers.size === 0) return false
     if (this.store.progressIfSync(this.watchers.values(), -1)) this.progressDeferred = false
     return !this.progressDeferred
+  }
+
+  /**
+   * The sink refused a response and can take more now: the store retries its victims at once rather than
+   * on the victim loop's next tick (the retry covers every stream's victims, as etcd's moveVictims does).
+   */
+  resume(): void {
+    this.store.kickVictims()
   }
 
   /** Remove every watcher; later watch() calls fail. Idempotent. */

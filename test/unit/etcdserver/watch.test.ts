@@ -278,7 +278,7 @@ describe('ServerWatchStream: fragments', () => {
       await until(() => out.refused > 0, 'a refusal')
       assert.deepEqual(out.got.map((g) => g.resp.created), [true])
       out.accept = true
-      s.watchable.kickVictims()
+      ws.resume()
       await until(() => s.watchable.counts().synced === 1, 'synced')
       assert.deepEqual(out.events(0), Array.from({ length: 6 }, (_, i) => `PUT k@${i + 2}=${String(i).repeat(60)}`))
       ws.close()
