@@ -142,7 +142,7 @@ export class Etcd implements EtcdClient {
 
   /** Keys in [key, rangeEnd) (see RangeRequest); rejects with etcd's errors as EtcdError. */
   range(req: Input<RangeRequest>): Promise<RangeResponse> {
-    return this.checked('range', req, (r) => this.server.range(r, this.creds))
+    return this.checked('range', req, (r) => this.server.kvService.range(r, this.creds))
   }
 
   /** Run a synchronous server call; its errors still arrive as rejections, like every other call's. */
@@ -175,19 +175,19 @@ export class Etcd implements EtcdClient {
     } catch (err) {
       return Promise.reject(err instanceof Error ? err : new Error(String(err)))
     }
-    return this.server.put(r, this.creds)
+    return this.server.kvService.put(r, this.creds)
   }
 
   deleteRange(req: Input<DeleteRangeRequest>): Promise<DeleteRangeResponse> {
-    return this.checked('deleteRange', req, (r) => this.server.deleteRange(r, this.creds))
+    return this.checked('deleteRange', req, (r) => this.server.kvService.deleteRange(r, this.creds))
   }
 
   txn(req: Input<TxnRequest>): Promise<TxnResponse> {
-    return this.checked('txn', req, (r) => this.server.txn(r, this.creds))
+    return this.checked('txn', req, (r) => this.server.kvService.txn(r, this.creds))
   }
 
   compact(req: Input<CompactionRequest>): Promise<CompactionResponse> {
-    return this.checked('compact', req, (r) => this.server.compact(r, this.creds))
+    return this.checked('compact', req, (r) => this.server.kvService.compact(r, this.creds))
   }
 
   /**
@@ -213,17 +213,17 @@ export class Etcd implements EtcdClient {
    * Rejects with LEASE_EXISTS or LEASE_TTL_TOO_LARGE.
    */
   leaseGrant(req: Input<LeaseGrantRequest>): Promise<LeaseGrantResponse> {
-    return this.checked('leaseGrant', req, (r) => this.server.leaseGrant(r, this.creds))
+    return this.checked('leaseGrant', req, (r) => this.server.leaseService.leaseGrant(r, this.creds))
   }
 
   /** Revoke a lease and delete its keys (one revision). Rejects with LEASE_NOT_FOUND. */
   leaseRevoke(req: Input<LeaseRevokeRequest>): Promise<LeaseRevokeResponse> {
-    return this.checked('leaseRevoke', req, (r) => this.server.leaseRevoke(r, this.creds))
+    return this.checked('leaseRevoke', req, (r) => this.server.leaseService.leaseRevoke(r, this.creds))
   }
 
   /** Renew a lease once (one LeaseKeepAlive message): TTL is the granted TTL, or 0 if the lease is gone. */
   leaseKeepAliveOnce(req: Input<LeaseKeepAliveRequest>): Promise<LeaseKeepAliveResponse> {
-    return this.checked('leaseKeepAliveOnce', req, (r) => this.server.leaseRenew(r, this.creds))
+    return this.checked('leaseKeepAliveOnce', req, (r) => this.server.leaseService.leaseRenew(r, this.creds))
   }
 
   /**
@@ -236,12 +236,12 @@ export class Etcd implements EtcdClient {
 
   /** Seconds left on a lease (TTL -1 if it does not exist), its granted TTL and, with `keys`, its keys. */
   leaseTimeToLive(req: LeaseTimeToLiveRequest): Promise<LeaseTimeToLiveResponse> {
-    return this.checked('leaseTimeToLive', req, (r) => this.server.leaseTimeToLive(r, this.creds))
+    return this.checked('leaseTimeToLive', req, (r) => this.server.leaseService.leaseTimeToLive(r, this.creds))
   }
 
   /** Every live lease. */
   leaseLeases(): Promise<LeaseLeasesResponse> {
-    return this.sync(() => this.server.leaseLeases(this.creds))
+    return this.sync(() => this.server.leaseService.leaseLeases(this.creds))
   }
 
   // ---- end Lease ----
@@ -353,7 +353,7 @@ export class Etcd implements EtcdClient {
 
   /** This member, as `etcdctl member list` shows it. `linearizable` is accepted as etcd 3.5 takes it. */
   memberList(req: Input<MemberListRequest> = {}): Promise<MemberListResponse> {
-    return this.checked('memberList', req, (r) => this.server.maintenance.cluster.memberList(r, this.creds))
+    return this.checked('memberList', req, (r) => this.server.cluster.memberList(r, this.creds))
   }
 
   /**

@@ -156,7 +156,7 @@ export class ServerMetrics {
       name, help, type: 'histogram', metrics: [{ labels: {}, bounds, cumulative: bounds.map(() => 0), sum: 0, count: 0 }],
     })
     const commitBuckets = COMMIT_SECONDS_BUCKETS
-    const raftIndex = s.maintenance.raftIndex()
+    const raftIndex = s.appliedIndex.raftIndex()
     const dbHelp = 'Total size of the underlying database physically allocated in bytes.'
 
     const all: MetricFamily[] = [
@@ -336,7 +336,7 @@ export function serverMetrics(server: EtcdServer): ServerMetrics {
     const maintenance = server.maintenance
     m = new ServerMetrics(server, {
       etcdVersion: () => maintenance.etcdVersion,
-      quotaBackendBytes: () => (maintenance.quotaBytes === Infinity ? -1 : maintenance.quotaBytes),
+      quotaBackendBytes: () => (server.quota.bytes === Infinity ? -1 : server.quota.bytes),
       dbSize: () => {
         const total = server.backend.size()
         return { total, inUse: total }

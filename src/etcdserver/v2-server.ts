@@ -161,7 +161,7 @@ export class V2Server implements V2Doer {
   }
 
   private respond(r: { event?: V2Event | undefined; watcher?: ResponseV2['watcher'] }): ResponseV2 {
-    return { ...r, index: this.s.maintenance.raftIndex(), term: this.s.raftTerm }
+    return { ...r, index: this.s.appliedIndex.raftIndex(), term: this.s.raftTerm }
   }
 
   private async read(fn: () => { event?: V2Event | undefined; watcher?: ResponseV2['watcher'] }): Promise<ResponseV2> {
@@ -193,7 +193,7 @@ export class V2Server implements V2Doer {
   /** Persist what the store changed as one more applied entry, and wait until it is durable. */
   private async commitEntry(): Promise<void> {
     persistChanges(this.s.backend, this.store, this.store.takeChanges())
-    this.s.maintenance.noteApplied()
+    this.s.appliedIndex.noteApplied()
     try {
       await this.s.backend.commit()
     } catch (err) {
