@@ -4,6 +4,7 @@
 // no other request interleaves; the only await is the commit that makes the revision durable.
 import type { AuthInfo } from '../auth/permission.js'
 import type { AuthStore } from '../auth/store.js'
+import { asError } from '../pkg/as-error.js'
 import { EtcdError } from '../pkg/errors.js'
 import type { Lessor } from '../lease/lessor.js'
 import type { KV, TxnWrite } from '../mvcc/kv.js'
@@ -81,41 +82,34 @@ export class KvService {
    * (rejects with the check's error otherwise; never throws).
    */
   put(r: PutRequest, creds?: CallCredentials): Promise<PutResponse> {
-    let resp: PutResponse
-    try {
+    return this.durable(() => {
       this.s.calls.checkOpen()
       checkPutRequest(r)
       const ai = this.s.callerAuth.authInfo(creds)
       this.checkSize(putSize(r))
       this.s.quota.check(costPut(r))
       // What follows is what etcd checks and does when it applies the request.
-      resp = this.s.stats.apply('Put', () => {
+      return this.s.stats.apply('Put', () => {
         checkPutAuth(this.s.authStore, this.s.lessor, ai, r)
         const lease = r.lease ?? 0n
         if (lease !== 0n && !this.s.lessor.exists(lease)) throw new EtcdError('LEASE_NOT_FOUND')
         return this.applyWrite(applyPut, r)
       })
-    } catch (err) {
-      return Promise.reject(err instanceof Error ? err : new Error(String(err)))
-    }
-    return this.durable(resp)
+    })
   }
 
+  /** DeleteRange: like put(), synchronous up to the end of its write txn, then resolves once durable. */
   deleteRange(r: DeleteRangeRequest, creds?: CallCredentials): Promise<DeleteRangeResponse> {
-    let resp: DeleteRangeResponse
-    try {
+    return this.durable(() => {
       this.s.calls.checkOpen()
       checkDeleteRequest(r)
       const ai = this.s.callerAuth.authInfo(creds)
       this.checkSize(deleteRangeSize(r))
-      resp = this.s.stats.apply('DeleteRange', () => {
+      return this.s.stats.apply('DeleteRange', () => {
         checkDeleteRangeAuth(this.s.authStore, ai, r)
         return this.applyWrite(applyDeleteRange, r)
       })
-    } catch (err) {
-      return Promise.reject(err instanceof Error ? err : new Error(String(err)))
-    }
-    return this.durable(resp)
+    })
   }
 
   txn(r: TxnRequest, creds?: CallCredentials): Promise<TxnResponse> {
@@ -208,8 +202,17 @@ export class KvService {
     }
   }
 
-  /** Resolve with `resp` once its revision is durable, counted as in flight until then. */
-  private durable<R extends { readonly header: ResponseHeader }>(resp: R): Promise<R> {
+  /**
+   * Run `write` (checks and one write txn, synchronously) and resolve with its response once its revision is
+   * durable, counted as in flight until then; a check that throws becomes a rejection.
+   */
+  private durable<R extends { readonly header: ResponseHeader }>(write: () => R): Promise<R> {
+    let resp: R
+    try {
+      resp = write()
+    } catch (err) {
+      return Promise.reject(asError(err))
+    }
     const rev = resp.header.revision
     if (this.kv.durableRev() >= rev) return Promise.resolve(resp)
     return this.s.calls.trackUntil(this.kv.sync(rev), resp)

@@ -93,14 +93,7 @@ export class LeaseService {
       } finally {
         this.s.appliedIndex.noteEntry(before)
       }
-      try {
-        await this.s.kv.sync(rev)
-        await this.s.backend.commit()
-      } catch (err) {
-        // The revoke did not reach the disk; the store has undone the deletes of its keys.
-        if (l !== undefined && this.s.backend.failure !== undefined) this.lessor.reinstate(l, keys)
-        throw err
-      }
+      await this.commitRevokes(rev, l === undefined ? [] : [[l, keys]])
       return { header: this.durableHeader() }
     })
   }
@@ -165,16 +158,23 @@ export class LeaseService {
         this.s.appliedIndex.noteEntry(before)
       }
     }
+    await this.commitRevokes(rev, revoked)
+    // etcd counts an expired lease once its revoke has gone through.
+    this.s.stats.leaseExpired += revoked.length
+  }
+
+  /**
+   * Make revokes durable: wait for their revision, then commit. If that fails and the backend now refuses
+   * writes, the store has undone the deletes of their keys, so the leases come back with those keys.
+   */
+  private async commitRevokes(rev: number, revoked: readonly (readonly [Lease, Uint8Array[]])[]): Promise<void> {
     try {
       await this.s.kv.sync(rev)
       await this.s.backend.commit()
     } catch (err) {
-      // The revokes did not reach the disk; the store has undone the deletes of their keys.
       if (this.s.backend.failure !== undefined) for (const [l, keys] of revoked) this.lessor.reinstate(l, keys)
       throw err
     }
-    // etcd counts an expired lease once its revoke has gone through.
-    this.s.stats.leaseExpired += revoked.length
   }
 
   private durableHeader(): ResponseHeader {
