@@ -1,6 +1,7 @@
-// Mirrors etcd etcdserver/api/v3rpc/maintenance.go with the parts of etcdserver it calls (quota.go, the
-// alarm applier in apply.go, server.go MoveLeader): status, hash/hashKV, defragment, snapshot, alarms and
-// the backend quota, for a one-member server.
+// Mirrors etcd etcdserver/api/v3rpc/maintenance.go with the parts of etcdserver it calls (the alarm applier
+// in apply.go, server.go MoveLeader, v3_server.go Downgrade): status, hash/hashKV, defragment, snapshot,
+// alarms, leader moves and downgrades, for a one-member server. The quota the NOSPACE alarm enforces is
+// BackendQuota (quota.ts); the raft index Status reports is AppliedIndex (applied-index.ts).
 import type { Backend } from '../backend/backend.js'
 import type { AuthStore } from '../auth/store.js'
 import { EtcdError } from '../pkg/errors.js'
