@@ -7,13 +7,16 @@ import { readU64, u64 } from '../backend/meta-u64.js'
 import { META } from '../backend/schema.js'
 import type { KV, TxnWrite } from '../mvcc/kv.js'
 
+/** What the count uses of the backend: its meta bucket, commits, and whether it refuses writes. */
+export type AppliedIndexBackend = Pick<Backend, 'get' | 'put' | 'commit' | 'failure'>
+
 export class AppliedIndex {
   private readonly kv: Pick<KV, 'rev'>
-  private readonly backend: Backend
+  private readonly backend: AppliedIndexBackend
   /** Applied requests that made no revision. */
   private extra: number
 
-  constructor(kv: Pick<KV, 'rev'>, backend: Backend) {
+  constructor(kv: Pick<KV, 'rev'>, backend: AppliedIndexBackend) {
     this.kv = kv
     this.backend = backend
     this.extra = Number(readU64(backend.get('meta', META.extraIndex)) ?? 0n)
@@ -38,7 +41,7 @@ export class AppliedIndex {
    * Count a write txn that made no revision (a delete of no key, a txn whose branch only reads, one refused
    * by a check when applied): etcd logs every write request, changed or not.
    */
-  noteUnchanged(tw: TxnWrite): void {
+  noteUnchanged(tw: Pick<TxnWrite, 'changes'>): void {
     if (tw.changes().length === 0) this.noteAppliedInBackground()
   }
 
