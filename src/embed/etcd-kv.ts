@@ -11,7 +11,7 @@ import { checkPut, type Input } from './input.js'
 export abstract class EtcdKv extends EtcdCore {
   /** Keys in [key, rangeEnd) (see RangeRequest); rejects with etcd's errors as EtcdError. */
   range(req: Input<RangeRequest>): Promise<RangeResponse> {
-    return this.checked('range', req, (r) => this.server.range(r, this.creds))
+    return this.checked('range', req, (r) => this.server.kvService.range(r, this.creds))
   }
 
   /** Put a key; resolves once the write is durable. */
@@ -23,18 +23,18 @@ export abstract class EtcdKv extends EtcdCore {
     } catch (err) {
       return Promise.reject(asError(err))
     }
-    return this.server.put(r, this.creds)
+    return this.server.kvService.put(r, this.creds)
   }
 
   deleteRange(req: Input<DeleteRangeRequest>): Promise<DeleteRangeResponse> {
-    return this.checked('deleteRange', req, (r) => this.server.deleteRange(r, this.creds))
+    return this.checked('deleteRange', req, (r) => this.server.kvService.deleteRange(r, this.creds))
   }
 
   txn(req: Input<TxnRequest>): Promise<TxnResponse> {
-    return this.checked('txn', req, (r) => this.server.txn(r, this.creds))
+    return this.checked('txn', req, (r) => this.server.kvService.txn(r, this.creds))
   }
 
   compact(req: Input<CompactionRequest>): Promise<CompactionResponse> {
-    return this.checked('compact', req, (r) => this.server.compact(r, this.creds))
+    return this.checked('compact', req, (r) => this.server.kvService.compact(r, this.creds))
   }
 }

@@ -13,17 +13,17 @@ export abstract class EtcdLease extends EtcdWatch {
    * Rejects with LEASE_EXISTS or LEASE_TTL_TOO_LARGE.
    */
   leaseGrant(req: Input<LeaseGrantRequest>): Promise<LeaseGrantResponse> {
-    return this.checked('leaseGrant', req, (r) => this.server.leaseGrant(r, this.creds))
+    return this.checked('leaseGrant', req, (r) => this.server.leaseService.leaseGrant(r, this.creds))
   }
 
   /** Revoke a lease and delete its keys (one revision). Rejects with LEASE_NOT_FOUND. */
   leaseRevoke(req: Input<LeaseRevokeRequest>): Promise<LeaseRevokeResponse> {
-    return this.checked('leaseRevoke', req, (r) => this.server.leaseRevoke(r, this.creds))
+    return this.checked('leaseRevoke', req, (r) => this.server.leaseService.leaseRevoke(r, this.creds))
   }
 
   /** Renew a lease once (one LeaseKeepAlive message): TTL is the granted TTL, or 0 if the lease is gone. */
   leaseKeepAliveOnce(req: Input<LeaseKeepAliveRequest>): Promise<LeaseKeepAliveResponse> {
-    return this.checked('leaseKeepAliveOnce', req, (r) => this.server.leaseRenew(r, this.creds))
+    return this.checked('leaseKeepAliveOnce', req, (r) => this.server.leaseService.leaseRenew(r, this.creds))
   }
 
   /**
@@ -36,11 +36,11 @@ export abstract class EtcdLease extends EtcdWatch {
 
   /** Seconds left on a lease (TTL -1 if it does not exist), its granted TTL and, with `keys`, its keys. */
   leaseTimeToLive(req: LeaseTimeToLiveRequest): Promise<LeaseTimeToLiveResponse> {
-    return this.checked('leaseTimeToLive', req, (r) => this.server.leaseTimeToLive(r, this.creds))
+    return this.checked('leaseTimeToLive', req, (r) => this.server.leaseService.leaseTimeToLive(r, this.creds))
   }
 
   /** Every live lease. */
   leaseLeases(): Promise<LeaseLeasesResponse> {
-    return this.sync(() => this.server.leaseLeases(this.creds))
+    return this.sync(() => this.server.leaseService.leaseLeases(this.creds))
   }
 }

@@ -106,6 +106,6 @@ export abstract class EtcdMaintenance extends EtcdConcurrency {
 
   /** This member, as `etcdctl member list` shows it. `linearizable` is accepted as etcd 3.5 takes it. */
   memberList(req: Input<MemberListRequest> = {}): Promise<MemberListResponse> {
-    return this.checked('memberList', req, (r) => this.server.maintenance.cluster.memberList(r, this.creds))
+    return this.checked('memberList', req, (r) => this.server.cluster.memberList(r, this.creds))
   }
 }

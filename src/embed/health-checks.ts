@@ -26,7 +26,7 @@ function activeAlarmCheck(alarm: AlarmType): HealthCheck {
 function readCheck(serializable: boolean): HealthCheck {
   return (server) => {
     try {
-      server.range({ key: new Uint8Array([0]), rangeEnd: new Uint8Array([0]), limit: 1, keysOnly: true, serializable })
+      server.kvService.range({ key: new Uint8Array([0]), rangeEnd: new Uint8Array([0]), limit: 1, keysOnly: true, serializable })
     } catch (err) {
       if (isEtcdError(err, 'USER_EMPTY') || isEtcdError(err, 'PERMISSION_DENIED')) return undefined
       return errorMessage(err)

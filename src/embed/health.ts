@@ -27,7 +27,7 @@ export function checkHealth(server: EtcdServer, excluded: ReadonlySet<string>, s
   const alarms = checkAlarms(server, excluded)
   if (alarms.health !== 'true') return alarms
   try {
-    server.range({ key: new Uint8Array([0]), rangeEnd: new Uint8Array([0]), limit: 1, keysOnly: true, serializable })
+    server.kvService.range({ key: new Uint8Array([0]), rangeEnd: new Uint8Array([0]), limit: 1, keysOnly: true, serializable })
   } catch (err) {
     if (!isEtcdError(err, 'USER_EMPTY') && !isEtcdError(err, 'PERMISSION_DENIED')) {
       return { health: 'false', reason: `RANGE ERROR:${errorMessage(err)}` }

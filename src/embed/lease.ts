@@ -45,7 +45,7 @@ export class LeaseKeepAlive extends KeepAliveRunner {
       this.finish('closed')
       return
     }
-    this.server.leaseRenew({ id: this.id }, this.creds).then(
+    this.server.leaseService.leaseRenew({ id: this.id }, this.creds).then(
       (resp) => {
         // clientv3: the next keep-alive goes out after a third of the TTL.
         if (this.answered(resp)) this.timer = this.server.clock.after((resp.ttl * 1000) / 3, () => this.renew())

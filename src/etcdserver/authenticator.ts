@@ -2,8 +2,13 @@
 // the Auth service over the auth store. Every call but Authenticate needs the root role
 // once auth is enabled; UserGet and RoleGet are also open to the user itself and to holders of the role.
 // Each call is one applied request in etcd (it goes through raft), so each counts in Status's raftIndex.
+import type { Backend } from '../backend/backend.js'
+import type { AuthStore } from '../auth/store.js'
 import { EtcdError } from '../pkg/errors.js'
-import type { EtcdServer } from './etcd-server.js'
+import type { AppliedIndex } from './applied-index.js'
+import type { CallerAuth } from './caller-auth.js'
+import type { CallTracker } from './call-tracker.js'
+import type { ServerStats } from './server-stats.js'
 import type {
   AuthDisableResponse, AuthEnableResponse, AuthHeaderResponse, AuthRoleAddRequest, AuthRoleDeleteRequest,
   AuthRoleGetRequest, AuthRoleGetResponse, AuthRoleGrantPermissionRequest, AuthRoleListResponse,
@@ -17,33 +22,46 @@ import type { ResponseHeader } from './types/header.js'
 /** Retries of Authenticate when the auth store changed while the password was being checked. */
 const AUTHENTICATE_ATTEMPTS = 16
 
-export class Authenticator {
-  private readonly s: EtcdServer
+/** What the Auth service uses of the server. */
+export interface AuthenticatorServer {
+  readonly authStore: AuthStore
+  readonly callerAuth: CallerAuth
+  readonly calls: CallTracker
+  readonly stats: Pick<ServerStats, 'apply' | 'applyAsync'>
+  readonly appliedIndex: Pick<AppliedIndex, 'noteApplied' | 'raftIndex'>
+  readonly backend: Pick<Backend, 'commit'>
+  /** The response header at the newest durable revision. */
+  durableHeader(): ResponseHeader
+}
 
-  constructor(server: EtcdServer) {
+export class Authenticator {
+  private readonly s: AuthenticatorServer
+  private readonly as: AuthStore
+
+  constructor(server: AuthenticatorServer) {
     this.s = server
+    this.as = server.authStore
   }
 
   /** Turn auth on. Needs user root holding role root (AUTH_ROOT_USER_NOT_EXIST / AUTH_ROOT_ROLE_NOT_EXIST). */
   authEnable(creds?: CallCredentials): Promise<AuthEnableResponse> {
-    return this.admin('AuthEnable', creds, () => this.s.authStore.enable())
+    return this.admin('AuthEnable', creds, () => this.as.enable())
   }
 
   /** Turn auth off; every token becomes invalid. */
   authDisable(creds?: CallCredentials): Promise<AuthDisableResponse> {
-    return this.admin('AuthDisable', creds, () => this.s.authStore.disable())
+    return this.admin('AuthDisable', creds, () => this.as.disable())
   }
 
   /** Whether auth is on, and the auth revision (etcd 3.5's AuthStatus; root only once auth is on). */
   authStatus(creds?: CallCredentials): Promise<AuthStatusResponse> {
     return this.read(() => {
-      const ai = this.s.authInfo(creds)
+      const ai = this.s.callerAuth.authInfo(creds)
       // etcd's applier names no op for AuthStatus, so its applies show as "unknown".
       return this.s.stats.apply('unknown', () => {
         const header = this.applied()
-        this.s.authStore.isAdminPermitted(ai)
-        const as = this.s.authStore
-        return { header, enabled: as.enabled, authRevision: as.revision() }
+        this.as.isAdminPermitted(ai)
+        return { header, enabled: this.as.enabled, authRevision: this.as.revision() }
       })
     })
   }
@@ -54,15 +72,15 @@ export class Authenticator {
    * The password is checked off the event loop; if the auth store changes meanwhile, it is checked again.
    */
   authenticate(r: AuthenticateRequest, creds?: CallCredentials): Promise<AuthenticateResponse> {
-    return this.s.track(async () => {
-      const as = this.s.authStore
+    return this.s.calls.track(async () => {
+      const as = this.as
       for (let attempt = 1; ; attempt++) {
         const checked = await as.checkPassword(r.name, r.password)
-        this.s.authInfo(creds)
+        this.s.callerAuth.authInfo(creds)
         if (checked !== as.revision() && attempt < AUTHENTICATE_ATTEMPTS) continue
         const token = this.s.stats.apply('Authenticate', () => {
-          this.s.maintenance.noteApplied()
-          return as.assignToken(r.name, this.s.maintenance.raftIndex())
+          this.s.appliedIndex.noteApplied()
+          return as.assignToken(r.name, this.s.appliedIndex.raftIndex())
         })
         await this.s.backend.commit()
         return { header: this.header(), token }
@@ -72,7 +90,7 @@ export class Authenticator {
 
   userAdd(r: AuthUserAddRequest, creds?: CallCredentials): Promise<AuthHeaderResponse> {
     return this.admin('AuthUserAdd', creds, () =>
-      this.s.authStore.userAdd({ name: r.name, password: r.password, noPassword: r.options?.noPassword === true }),
+      this.as.userAdd({ name: r.name, password: r.password, noPassword: r.options?.noPassword === true }),
     )
   }
 
@@ -81,7 +99,7 @@ export class Authenticator {
     return this.read(() =>
       this.s.stats.apply('AuthUserGet', () => {
         this.checkAdminOr(creds, (user) => user === r.name)
-        return { header: this.applied(), roles: this.s.authStore.userGet(r.name) }
+        return { header: this.applied(), roles: this.as.userGet(r.name) }
       }),
     )
   }
@@ -89,42 +107,42 @@ export class Authenticator {
   userList(creds?: CallCredentials): Promise<AuthUserListResponse> {
     return this.read(() =>
       this.s.stats.apply('AuthUserList', () => {
-        this.s.checkAdmin(creds)
-        return { header: this.applied(), users: this.s.authStore.userList() }
+        this.s.callerAuth.checkAdmin(creds)
+        return { header: this.applied(), users: this.as.userList() }
       }),
     )
   }
 
   /** Delete a user (not root while auth is on: INVALID_AUTH_MGMT); its tokens stop working at once. */
   userDelete(r: AuthUserDeleteRequest, creds?: CallCredentials): Promise<AuthHeaderResponse> {
-    return this.admin('AuthUserDelete', creds, () => this.s.authStore.userDelete(r.name))
+    return this.admin('AuthUserDelete', creds, () => this.as.userDelete(r.name))
   }
 
   /** Set a user's password; its tokens stop working at once. */
   userChangePassword(r: AuthUserChangePasswordRequest, creds?: CallCredentials): Promise<AuthHeaderResponse> {
     return this.admin('AuthUserChangePassword', creds, () =>
-      this.s.authStore.userChangePassword({ name: r.name, password: r.password }),
+      this.as.userChangePassword({ name: r.name, password: r.password }),
     )
   }
 
   userGrantRole(r: AuthUserGrantRoleRequest, creds?: CallCredentials): Promise<AuthHeaderResponse> {
-    return this.admin('AuthUserGrantRole', creds, () => this.s.authStore.userGrantRole(r.user, r.role))
+    return this.admin('AuthUserGrantRole', creds, () => this.as.userGrantRole(r.user, r.role))
   }
 
   userRevokeRole(r: AuthUserRevokeRoleRequest, creds?: CallCredentials): Promise<AuthHeaderResponse> {
-    return this.admin('AuthUserRevokeRole', creds, () => this.s.authStore.userRevokeRole(r.name, r.role))
+    return this.admin('AuthUserRevokeRole', creds, () => this.as.userRevokeRole(r.name, r.role))
   }
 
   roleAdd(r: AuthRoleAddRequest, creds?: CallCredentials): Promise<AuthHeaderResponse> {
-    return this.admin('AuthRoleAdd', creds, () => this.s.authStore.roleAdd(r.name))
+    return this.admin('AuthRoleAdd', creds, () => this.as.roleAdd(r.name))
   }
 
   /** A role's permissions: for root, or for a user holding the role. */
   roleGet(r: AuthRoleGetRequest, creds?: CallCredentials): Promise<AuthRoleGetResponse> {
     return this.read(() =>
       this.s.stats.apply('AuthRoleGet', () => {
-        this.checkAdminOr(creds, (user) => this.s.authStore.hasRole(user, r.role))
-        return { header: this.applied(), perm: this.s.authStore.roleGet(r.role) }
+        this.checkAdminOr(creds, (user) => this.as.hasRole(user, r.role))
+        return { header: this.applied(), perm: this.as.roleGet(r.role) }
       }),
     )
   }
@@ -132,32 +150,32 @@ export class Authenticator {
   roleList(creds?: CallCredentials): Promise<AuthRoleListResponse> {
     return this.read(() =>
       this.s.stats.apply('AuthRoleList', () => {
-        this.s.checkAdmin(creds)
-        return { header: this.applied(), roles: this.s.authStore.roleList() }
+        this.s.callerAuth.checkAdmin(creds)
+        return { header: this.applied(), roles: this.as.roleList() }
       }),
     )
   }
 
   /** Delete a role (not root while auth is on); it is taken from every user that held it. */
   roleDelete(r: AuthRoleDeleteRequest, creds?: CallCredentials): Promise<AuthHeaderResponse> {
-    return this.admin('AuthRoleDelete', creds, () => this.s.authStore.roleDelete(r.role))
+    return this.admin('AuthRoleDelete', creds, () => this.as.roleDelete(r.role))
   }
 
   /** Grant (or change the type of) a permission over a key, range or prefix. */
   roleGrantPermission(r: AuthRoleGrantPermissionRequest, creds?: CallCredentials): Promise<AuthHeaderResponse> {
-    return this.admin('AuthRoleGrantPermission', creds, () => this.s.authStore.roleGrantPermission(r.name, r.perm))
+    return this.admin('AuthRoleGrantPermission', creds, () => this.as.roleGrantPermission(r.name, r.perm))
   }
 
   /** Take away the permission with exactly this key and range end (PERMISSION_NOT_GRANTED if none). */
   roleRevokePermission(r: AuthRoleRevokePermissionRequest, creds?: CallCredentials): Promise<AuthHeaderResponse> {
-    return this.admin('AuthRoleRevokePermission', creds, () => this.s.authStore.roleRevokePermission(r.role, r.key, r.rangeEnd))
+    return this.admin('AuthRoleRevokePermission', creds, () => this.as.roleRevokePermission(r.role, r.key, r.rangeEnd))
   }
 
   /** Root, or a caller `also` lets through by name (etcd's UserGet and RoleGet rules); else the admin check's error. */
   private checkAdminOr(creds: CallCredentials | undefined, also: (username: string) => boolean): void {
-    const ai = this.s.authInfo(creds)
+    const ai = this.s.callerAuth.authInfo(creds)
     try {
-      this.s.authStore.isAdminPermitted(ai)
+      this.as.isAdminPermitted(ai)
     } catch (err) {
       if (!(err instanceof EtcdError) || !also(ai?.username ?? '')) throw err
     }
@@ -168,12 +186,12 @@ export class Authenticator {
    * `op` names it in the apply metrics as etcd's applier does.
    */
   private admin(op: string, creds: CallCredentials | undefined, change: () => Promise<void>): Promise<AuthHeaderResponse> {
-    return this.s.track(async () => {
-      const ai = this.s.authInfo(creds)
+    return this.s.calls.track(async () => {
+      const ai = this.s.callerAuth.authInfo(creds)
       await this.s.stats.applyAsync(op, async () => {
         // Applied (and counted) even when it then fails, as a raft entry is; the change's commit covers the count.
-        this.s.maintenance.noteApplied()
-        this.s.authStore.isAdminPermitted(ai)
+        this.s.appliedIndex.noteApplied()
+        this.as.isAdminPermitted(ai)
         await change()
       })
       return { header: this.header() }
@@ -182,16 +200,16 @@ export class Authenticator {
 
   /** A call with nothing to wait for; it still counts as in flight and fails with STOPPED once closing. */
   private read<T>(fn: () => T): Promise<T> {
-    return this.s.track(() => Promise.resolve(fn()))
+    return this.s.calls.track(() => Promise.resolve(fn()))
   }
 
   /** Count the call as an applied request and answer with the current header. */
   private applied(): ResponseHeader {
-    this.s.maintenance.noteApplied()
+    this.s.appliedIndex.noteApplied()
     return this.header()
   }
 
   private header(): ResponseHeader {
-    return this.s.header(this.s.kv.durableRev())
+    return this.s.durableHeader()
   }
 }

@@ -3,6 +3,7 @@
 // unknown member ID fail as etcd fails them (member not found); changes that name this member, and any
 // MemberAdd, fail with SINGLE_MEMBER.
 import { EtcdError } from '../pkg/errors.js'
+import type { CallerAuth } from './caller-auth.js'
 import type {
   Member, MemberAddRequest, MemberListRequest, MemberListResponse, MemberPromoteRequest, MemberRemoveRequest,
   MemberUpdateRequest,
@@ -16,10 +17,8 @@ export interface ClusterMember {
   readonly clusterId: bigint
   readonly raftTerm: number
   readonly member: { readonly name: string; readonly peerUrls: readonly string[]; readonly clientUrls: readonly string[] }
-  /** Throws unless the caller holds the root role (membership changes need it once auth is on). */
-  checkAdmin(creds: CallCredentials | undefined): void
-  /** Throws unless the call comes from a user (the member list needs one once auth is on). */
-  checkAuthenticated(creds: CallCredentials | undefined): void
+  /** Membership changes need the root role once auth is on, the member list a user. */
+  readonly callerAuth: Pick<CallerAuth, 'checkAdmin' | 'checkAuthenticated'>
   /** True once the server is closing. */
   readonly closed: boolean
 }
@@ -78,7 +77,7 @@ export class Cluster {
    * that wait fails only once the server is stopping.
    */
   memberList(r: MemberListRequest = {}, creds?: CallCredentials): MemberListResponse {
-    this.s.checkAuthenticated(creds)
+    this.s.callerAuth.checkAuthenticated(creds)
     if (r.linearizable === true && this.s.closed) throw new EtcdError('STOPPED')
     return { header: this.header(), members: [this.self()] }
   }
@@ -86,27 +85,27 @@ export class Cluster {
   /** Always fails: MEMBER_BAD_URLS for invalid peer URLs (etcd checks them first), else SINGLE_MEMBER. */
   memberAdd(r: MemberAddRequest, creds?: CallCredentials): never {
     if (!validPeerUrls(r.peerUrls)) throw new EtcdError('MEMBER_BAD_URLS')
-    this.s.checkAdmin(creds)
+    this.s.callerAuth.checkAdmin(creds)
     throw new EtcdError('SINGLE_MEMBER')
   }
 
   /** Always fails: MEMBER_NOT_FOUND for an unknown ID, SINGLE_MEMBER for this member. */
   memberRemove(r: MemberRemoveRequest, creds?: CallCredentials): never {
-    this.s.checkAdmin(creds)
+    this.s.callerAuth.checkAdmin(creds)
     this.known(r.id)
     throw new EtcdError('SINGLE_MEMBER')
   }
 
   /** Always fails: MEMBER_NOT_FOUND for an unknown ID, SINGLE_MEMBER for this member. */
   memberUpdate(r: MemberUpdateRequest, creds?: CallCredentials): never {
-    this.s.checkAdmin(creds)
+    this.s.callerAuth.checkAdmin(creds)
     this.known(r.id)
     throw new EtcdError('SINGLE_MEMBER')
   }
 
   /** Always fails: MEMBER_NOT_FOUND for an unknown ID; this member is no learner (etcd's answer). */
   memberPromote(r: MemberPromoteRequest, creds?: CallCredentials): never {
-    this.s.checkAdmin(creds)
+    this.s.callerAuth.checkAdmin(creds)
     this.known(r.id)
     throw new EtcdError('MEMBER_NOT_LEARNER')
   }

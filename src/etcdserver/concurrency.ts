@@ -6,6 +6,8 @@ import { AsyncQueue } from '../pkg/async-queue.js'
 import { EtcdError } from '../pkg/errors.js'
 import { CompactedError } from '../mvcc/errors.js'
 import type { EtcdServer } from './etcd-server.js'
+import type { KvService } from './kv-service.js'
+import type { LeaseService } from './lease-service.js'
 import { WATCH_CHAN_BUF_LEN, type ServerWatchStream, type WatchResponseSink } from './watch.js'
 import type { CallCredentials } from './types/credentials.js'
 import type { ResponseHeader } from './types/header.js'
@@ -13,21 +15,24 @@ import type { KeyValue, RangeRequest, RangeResponse, ResponseOp } from './types/
 import type { WatchCreateRequest, WatchResponse } from './types/watch.js'
 import { asError } from '../pkg/as-error.js'
 
-/** What the lock and election services use of the server. */
-export type ConcurrencyServer = Pick<EtcdServer, 'range' | 'txn' | 'deleteRange' | 'newWatchStream' | 'leaseGrant'>
+/** What the lock and election services use of the server: the calls their caller could make. */
+export type ConcurrencyServer = Pick<KvService, 'range' | 'txn' | 'deleteRange'> & Pick<LeaseService, 'leaseGrant'> &
+  Pick<EtcdServer, 'newWatchStream'>
 
 /**
  * The server's calls as a caller with `creds` makes them. v3lock and v3election act for their caller, so the
  * caller's permissions apply to every key they touch (etcd's v3client passes the caller's context through).
  */
-export function asCaller(server: EtcdServer, creds: CallCredentials | undefined): ConcurrencyServer {
-  if (creds === undefined) return server
+export function asCaller(
+  server: Pick<EtcdServer, 'kvService' | 'leaseService' | 'newWatchStream'>, creds: CallCredentials | undefined,
+): ConcurrencyServer {
+  const { kvService: kv, leaseService: lease } = server
   return {
-    range: (r) => server.range(r, creds),
-    txn: (r) => server.txn(r, creds),
-    deleteRange: (r) => server.deleteRange(r, creds),
+    range: (r) => kv.range(r, creds),
+    txn: (r) => kv.txn(r, creds),
+    deleteRange: (r) => kv.deleteRange(r, creds),
     newWatchStream: (out) => server.newWatchStream(out, creds),
-    leaseGrant: (r) => server.leaseGrant(r, creds),
+    leaseGrant: (r) => lease.leaseGrant(r, creds),
   }
 }
 

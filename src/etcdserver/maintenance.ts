@@ -1,19 +1,24 @@
-// Mirrors etcd etcdserver/api/v3rpc/maintenance.go with the parts of etcdserver it calls (quota.go, the
-// alarm applier in apply.go, server.go MoveLeader): status, hash/hashKV, defragment, snapshot, alarms and
-// the backend quota, for a one-member server.
-import { META } from '../backend/schema.js'
-import { readU64, u64 } from '../backend/meta-u64.js'
+// Mirrors etcd etcdserver/api/v3rpc/maintenance.go with the parts of etcdserver it calls (the alarm applier
+// in apply.go, server.go MoveLeader, v3_server.go Downgrade): status, hash/hashKV, defragment, snapshot,
+// alarms, leader moves and downgrades, for a one-member server. The quota the NOSPACE alarm enforces is
+// BackendQuota (quota.ts); the raft index Status reports is AppliedIndex (applied-index.ts).
+import type { Backend } from '../backend/backend.js'
+import type { AuthStore } from '../auth/store.js'
 import { EtcdError } from '../pkg/errors.js'
 import type { Logger } from '../pkg/logger.js'
-import type { EtcdServer } from './etcd-server.js'
-import { AlarmStore, alarmText } from './alarm-store.js'
-import { Cluster } from './cluster.js'
-import { DISK_RESERVE_BYTES } from './quota.js'
+import type { KV } from '../mvcc/kv.js'
+import { alarmText, type AlarmStore } from './alarm-store.js'
+import type { AppliedIndex } from './applied-index.js'
+import type { CallerAuth } from './caller-auth.js'
+import type { CallTracker } from './call-tracker.js'
 import { Downgrader } from './downgrade.js'
 import { hashBackend, hashByRev, type HashKVResult } from './hash.js'
 import { majorMinor } from './metrics.js'
+import type { ServerStats } from './server-stats.js'
 import { secondsSince } from '../pkg/histogram.js'
+import type { Member } from './types/cluster.js'
 import type { CallCredentials } from './types/credentials.js'
+import type { ResponseHeader } from './types/header.js'
 import type {
   AlarmMember, AlarmRequest, AlarmResponse, DowngradeInfo, DowngradeRequest, DowngradeResponse, HashKVRequest,
   HashKVResponse, HashResponse, MoveLeaderRequest, SnapshotChunk, StatusResponse,
@@ -34,62 +39,42 @@ export interface MaintenanceOptions {
 
 export const MAINTENANCE_DEFAULTS: MaintenanceOptions = { quotaBackendBytes: 0, etcdVersion: '3.5.17' }
 
-/** etcd's DefaultQuotaBytes: the quota when --quota-backend-bytes is 0. */
-export const DEFAULT_QUOTA_BYTES = 2 * 1024 * 1024 * 1024
+/** What the Maintenance service uses of the server. */
+export interface MaintenanceServer {
+  readonly kv: KV
+  readonly backend: Backend
+  readonly memberId: bigint
+  readonly raftTerm: number
+  readonly stats: ServerStats
+  /** The raised alarms, loaded before the server serves. */
+  readonly alarms: AlarmStore
+  /** Listing alarms needs a user, changing them the root role. */
+  readonly authStore: Pick<AuthStore, 'isUserPresent' | 'isAdminPermitted'>
+  readonly callerAuth: CallerAuth
+  readonly appliedIndex: Pick<AppliedIndex, 'noteApplied' | 'noteAppliedInBackground' | 'raftIndex'>
+  /** This member as MemberList shows it (the snapshot's membership). */
+  self(): Member
+  header(revision: number): ResponseHeader
+  readonly calls: Pick<CallTracker, 'checkOpen'>
+}
 
-
-
-/**
- * Status, hashes, defragment, snapshot, alarms and the quota over one EtcdServer. Alarms are loaded from
- * the backend by {@link Maintenance.restore}, which the server awaits before serving.
- */
+/** Status, hashes, defragment, snapshot, alarms, leader moves and downgrades over one EtcdServer. */
 export class Maintenance {
-  /** The Cluster service's core (member list; membership cannot change). */
-  readonly cluster: Cluster
-  private readonly server: EtcdServer
+  private readonly server: MaintenanceServer
   private readonly opts: MaintenanceOptions
-  private alarms: AlarmStore | undefined
-  private readonly restored: Promise<void>
   private readonly running = new Set<Promise<unknown>>()
   private readonly streams = new Set<AbortController>()
   private readonly downgrader: Downgrader
-  private extraIndex: number
 
-  constructor(server: EtcdServer, opts: MaintenanceOptions) {
+  constructor(server: MaintenanceServer, opts: MaintenanceOptions) {
     this.server = server
     this.opts = opts
-    this.cluster = new Cluster(server)
-    this.extraIndex = Number(readU64(server.backend.get('meta', META.extraIndex)) ?? 0n)
     this.downgrader = new Downgrader({
       backend: server.backend,
       etcdVersion: opts.etcdVersion,
-      noteApplied: () => this.noteApplied(),
+      noteApplied: () => server.appliedIndex.noteApplied(),
       logger: opts.logger,
     })
-    this.restored = AlarmStore.open(server.backend).then((a) => {
-      this.alarms = a
-    })
-    // A commit that failed because the disk is full raises NOSPACE, in memory only: the backend refuses
-    // writes until the alarm is disarmed (which reopens it), and a restart starts without it.
-    server.backend.onFailure((err) => {
-      if (err instanceof EtcdError && err.code === 'NO_SPACE') this.raise({ memberId: server.memberId, alarm: 'NOSPACE' }, false)
-    })
-    // Surfaced by restore() and by every call that needs the alarms.
-    this.restored.catch(() => undefined)
-  }
-
-  /**
-   * Resolves once the persisted alarms are loaded (etcd's restoreAlarms). Until then the quota check
-   * cannot see a NOSPACE alarm raised before a restart, so the server awaits this before it serves.
-   */
-  restore(): Promise<void> {
-    return this.restored
-  }
-
-  /** The quota in bytes (Infinity when disabled). */
-  get quotaBytes(): number {
-    const q = this.opts.quotaBackendBytes
-    return q < 0 ? Infinity : q === 0 ? DEFAULT_QUOTA_BYTES : q
   }
 
   /** The etcd version Status (and /version, and the etcd_server_version metric) reports. */
@@ -97,49 +82,15 @@ export class Maintenance {
     return this.opts.etcdVersion
   }
 
-  /**
-   * etcd's quotaKVServer/quotaLeaseServer check plus its capped applier. Throws NO_SPACE when a write that
-   * adds `cost` bytes may not proceed: the NOSPACE alarm is raised, or the backend size plus `cost` reaches
-   * the quota, which raises the alarm for this member. A cost of 0 (no puts) always passes. Costs (etcd's
-   * quota.go): Put 256 + key + value bytes; Txn the larger of its success and failure branches' puts;
-   * LeaseGrant 64. The disk is a quota too: a write that would leave less than DISK_RESERVE_BYTES free
-   * on the data directory's filesystem raises the alarm the same way. Synchronous: call it before the
-   * write begins.
-   */
-  checkQuota(cost: number): void {
-    if (cost <= 0) return
-    if (this.alarms?.has('NOSPACE') === true) throw new EtcdError('NO_SPACE')
-    const backend = this.server.backend
-    if (backend.size() + cost < this.quotaBytes && backend.freeBytes() - cost >= DISK_RESERVE_BYTES) return
-    this.raise({ memberId: this.server.memberId, alarm: 'NOSPACE' })
-    throw new EtcdError('NO_SPACE')
-  }
-
-  /**
-   * Count one applied request that takes no revision (a lease grant or revoke, a compaction), so
-   * Status's raftIndex grows with it as etcd's does. The count is buffered into the backend and becomes
-   * durable with the caller's commit.
-   */
-  noteApplied(n = 1): void {
-    this.extraIndex += n
-    this.server.backend.put('meta', META.extraIndex, u64(BigInt(this.extraIndex)))
-  }
-
-  /** The raft index a one-member etcd would be at: one entry per revision and per applied revisionless request. */
-  raftIndex(): number {
-    return this.server.kv.rev() + this.extraIndex
-  }
-
   /** etcd's Status for this member (header at the newest durable revision). */
   status(creds?: CallCredentials): Promise<StatusResponse> {
-    return this.track(async () => {
+    return this.track(() => {
       // Any user (etcd's hardening of CVE-2026-33413 and its relaxation for Status, etcd-io/etcd#21666).
-      this.server.checkAuthenticated(creds)
-      await this.restored
+      this.server.callerAuth.checkAuthenticated(creds)
       const kv = this.server.kv
       const dbSize = this.server.backend.size()
-      const raftIndex = this.raftIndex()
-      return {
+      const raftIndex = this.server.appliedIndex.raftIndex()
+      return Promise.resolve({
         header: this.server.header(kv.durableRev()),
         version: this.opts.etcdVersion,
         dbSize,
@@ -150,14 +101,14 @@ export class Maintenance {
         raftAppliedIndex: raftIndex,
         errors: this.alarmList().map(alarmText),
         isLearner: false,
-      }
+      })
     })
   }
 
   /** CRC-32C over the whole backend (see hashBackend); header.revision is the current revision. */
   hash(creds?: CallCredentials): Promise<HashResponse> {
     return this.track(async () => {
-      this.server.checkAdmin(creds)
+      this.server.callerAuth.checkAdmin(creds)
       const started = performance.now()
       const rev = this.server.kv.rev()
       await this.server.kv.sync(rev)
@@ -173,7 +124,7 @@ export class Maintenance {
    */
   hashKV(r: HashKVRequest = {}, creds?: CallCredentials): Promise<HashKVResponse> {
     return this.track(async () => {
-      this.server.checkAdmin(creds)
+      this.server.callerAuth.checkAdmin(creds)
       const started = performance.now()
       const res = await hashByRev(this.server.kv, this.server.backend, r.revision ?? 0)
       this.server.kv.metrics.hashRevSec.observe(secondsSince(started))
@@ -192,7 +143,7 @@ export class Maintenance {
   /** Reclaim backend space (see Backend.defragment); allowed while NOSPACE is raised, as in etcd. */
   defragment(creds?: CallCredentials): Promise<void> {
     return this.track(async () => {
-      this.server.checkAdmin(creds)
+      this.server.callerAuth.checkAdmin(creds)
       const stats = this.server.stats
       const started = performance.now()
       stats.defragInflight = 1
@@ -211,8 +162,8 @@ export class Maintenance {
    * when the server closes, and with the signal's reason when it aborts; breaking out releases it.
    */
   async *snapshot(signal?: AbortSignal, creds?: CallCredentials): AsyncGenerator<SnapshotChunk> {
-    this.checkOpen()
-    this.server.checkAdmin(creds)
+    this.server.calls.checkOpen()
+    this.server.callerAuth.checkAdmin(creds)
     const ac = new AbortController()
     const onAbort = (): void => ac.abort(signal?.reason)
     signal?.addEventListener('abort', onAbort, { once: true })
@@ -223,7 +174,7 @@ export class Maintenance {
       const kv = this.server.kv
       const rev = kv.rev()
       await kv.sync(rev)
-      const member = { ...this.cluster.self(), clusterVersion: `${majorMinor(this.opts.etcdVersion)}.0` }
+      const member = { ...this.server.self(), clusterVersion: `${majorMinor(this.opts.etcdVersion)}.0` }
       // The bbolt writer loads with the first snapshot taken.
       const { snapshotStream } = await import('./snapshot.js')
       yield* snapshotStream(this.server.backend, this.server.header(rev), member, ac.signal)
@@ -243,21 +194,17 @@ export class Maintenance {
     return this.track(async () => {
       // Listing alarms needs a user, raising or clearing them the root role (CVE-2026-33413; 3.4.23 let anyone).
       // The token is read even while auth is off, as for every call etcd sends through raft.
-      const ai = this.server.authInfo(creds)
+      const ai = this.server.callerAuth.authInfo(creds)
       if (r.action === 'GET') this.server.authStore.isUserPresent(ai)
       else this.server.authStore.isAdminPermitted(ai)
-      await this.restored
-      const alarms = this.loadedAlarms()
+      const alarms = this.server.alarms
       const memberId = r.memberId ?? 0n
       const type = r.alarm ?? 'NONE'
       if (r.action === 'GET') {
         // A list goes through etcd's raft log too: one more applied request.
         const listed = this.server.stats.apply('Alarm', () => ({ alarms: alarms.get(type) }))
-        // Not on a database that refuses writes (a full disk): the list must still answer there.
-        if (this.server.backend.failure === undefined) {
-          this.noteApplied()
-          this.server.backend.commit().catch(() => undefined)
-        }
+        // Not counted on a database that refuses writes (a full disk): the list must still answer there.
+        this.server.appliedIndex.noteAppliedInBackground()
         return listed
       }
       const changed = await this.server.stats.applyAsync('Alarm', async (): Promise<AlarmMember | undefined> => {
@@ -267,15 +214,15 @@ export class Maintenance {
         if (type === 'NOSPACE') await this.server.backend.recover()
         return alarms.deactivate(memberId, type)
       })
-      this.noteApplied()
+      this.server.appliedIndex.noteApplied()
       await this.server.backend.commit()
       return { alarms: changed === undefined ? [] : [changed] }
     })
   }
 
-  /** Every raised alarm (what Status lists), ordered by type, then member. Empty until restored. */
+  /** Every raised alarm (what Status lists), ordered by type, then member. */
   alarmList(): AlarmMember[] {
-    return this.alarms?.get('NONE') ?? []
+    return this.server.alarms.get('NONE')
   }
 
   /**
@@ -285,7 +232,7 @@ export class Maintenance {
   moveLeader(r: MoveLeaderRequest, creds?: CallCredentials): Promise<void> {
     return this.track(() => {
       // The root role (CVE-2026-33413; 3.4.23 let anyone).
-      this.server.checkAdmin(creds)
+      this.server.callerAuth.checkAdmin(creds)
       if (r.targetId !== this.server.memberId) throw new EtcdError('BAD_LEADER_TRANSFEREE')
       return Promise.resolve()
     })
@@ -298,7 +245,7 @@ export class Maintenance {
    */
   downgrade(r: DowngradeRequest, creds?: CallCredentials): Promise<DowngradeResponse> {
     return this.track(async () => {
-      this.server.checkAdmin(creds)
+      this.server.callerAuth.checkAdmin(creds)
       const res = await this.downgrader.downgrade(r)
       return { header: this.server.header(this.server.kv.rev()), version: res.version }
     })
@@ -316,33 +263,13 @@ export class Maintenance {
   async close(): Promise<void> {
     for (const ac of this.streams) ac.abort(new EtcdError('STOPPED'))
     await Promise.allSettled([...this.running])
-    await this.restored.catch(() => undefined)
-  }
-
-  private raise(m: AlarmMember, persist = true): void {
-    const alarms = this.alarms
-    if (alarms === undefined || alarms.has(m.alarm)) return
-    alarms.activate(m.memberId, m.alarm, persist)
-    if (!persist) return
-    this.noteApplied()
-    // Durable with the next commit; nobody waits for it (the write that raised it is refused).
-    void this.server.backend.commit().catch(() => undefined)
-  }
-
-  private loadedAlarms(): AlarmStore {
-    if (this.alarms === undefined) throw new Error('maintenance: alarms are not loaded')
-    return this.alarms
-  }
-
-  private checkOpen(): void {
-    if (this.server.closed) throw new EtcdError('STOPPED')
   }
 
   /** Run a call, refusing it once the server is closing; close() waits for it. */
   private track<T>(fn: () => Promise<T>): Promise<T> {
     let p: Promise<T>
     try {
-      this.checkOpen()
+      this.server.calls.checkOpen()
       p = fn()
     } catch (err) {
       return Promise.reject(err instanceof Error ? err : new Error(String(err)))

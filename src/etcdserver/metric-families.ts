@@ -56,7 +56,7 @@ export interface HealthCounts {
 export function serverFamilies(s: EtcdServer, version: string, quotaBackendBytes: number): MetricFamily[] {
   const stats = s.stats
   const fds = fileDescriptors()
-  const raftIndex = s.maintenance.raftIndex()
+  const raftIndex = s.appliedIndex.raftIndex()
   return [
     gauge('etcd_server_has_leader', 'Whether or not a leader exists. 1 is existence, 0 is not.', 1),
     gauge('etcd_server_is_leader', 'Whether or not this member is a leader. 1 if is, 0 otherwise.', 1),

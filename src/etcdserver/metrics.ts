@@ -170,7 +170,7 @@ export function serverMetrics(server: EtcdServer): ServerMetrics {
     const maintenance = server.maintenance
     m = new ServerMetrics(server, {
       etcdVersion: () => maintenance.etcdVersion,
-      quotaBackendBytes: () => (maintenance.quotaBytes === Infinity ? -1 : maintenance.quotaBytes),
+      quotaBackendBytes: () => (server.quota.bytes === Infinity ? -1 : server.quota.bytes),
       dbSize: () => {
         const total = server.backend.size()
         return { total, inUse: total }

@@ -32,6 +32,15 @@ export const SYNC_INTERVAL_MS = 500
 /** etcd's storeMemberAttributeRegexp, unanchored as etcd matches it. */
 const MEMBER_ATTRIBUTES = /\/0\/members\/[0-9a-fA-F]{1,16}\/attributes/
 
+/**
+ * What the v2 API uses of the server: the member's identity and URLs, the clock, the backend its store
+ * lives in, the applied index its entries count into, the version it reports, and the server's call
+ * tracking (a v2 request is a call close() waits for).
+ */
+export type V2ServerHost = Pick<
+  EtcdServer, 'member' | 'memberId' | 'clusterId' | 'raftTerm' | 'clock' | 'backend' | 'appliedIndex' | 'track' | 'closed'
+> & { readonly maintenance: Pick<EtcdServer['maintenance'], 'etcdVersion'> }
+
 const PERMANENT: TtlOptionSet = { expireTime: undefined, refresh: false }
 
 /** RequestV2.TTLOptions. */
@@ -46,7 +55,7 @@ export class V2Server implements V2Doer {
   readonly auth: V2AuthStore
   /** /v2/stats/self and /v2/stats/leader. */
   readonly serverStats: ServerStats
-  private readonly s: EtcdServer
+  private readonly s: V2ServerHost
   private readonly ticker: Ticker
   private readonly onError: (err: unknown) => void
   private readonly wallBase: bigint
@@ -62,7 +71,7 @@ export class V2Server implements V2Doer {
    */
   clientHandler: typeof newClientHandler | undefined
 
-  private constructor(s: EtcdServer, onError: (err: unknown) => void) {
+  private constructor(s: V2ServerHost, onError: (err: unknown) => void) {
     this.s = s
     this.onError = onError
     this.wallBase = wallNowNs()
@@ -77,7 +86,7 @@ export class V2Server implements V2Doer {
   }
 
   /** Load the v2 store from the backend (or make a new one), record this member's start, and begin expiring keys. */
-  static async open(s: EtcdServer, onError: (err: unknown) => void): Promise<V2Server> {
+  static async open(s: V2ServerHost, onError: (err: unknown) => void): Promise<V2Server> {
     const v2 = new V2Server(s, onError)
     v2.clientHandler = (await import('./api/v2http/client.js')).newClientHandler
     if (await loadStore(s.backend, v2.store)) {
@@ -104,8 +113,8 @@ export class V2Server implements V2Doer {
     return this.s.clusterId.toString(16)
   }
 
-  /** The server under this API (members, alarms, the member's identity). */
-  get server(): EtcdServer {
+  /** The server under this API (the member's identity and URLs). */
+  get server(): V2ServerHost {
     return this.s
   }
 
@@ -161,7 +170,7 @@ export class V2Server implements V2Doer {
   }
 
   private respond(r: { event?: V2Event | undefined; watcher?: ResponseV2['watcher'] }): ResponseV2 {
-    return { ...r, index: this.s.maintenance.raftIndex(), term: this.s.raftTerm }
+    return { ...r, index: this.s.appliedIndex.raftIndex(), term: this.s.raftTerm }
   }
 
   private async read(fn: () => { event?: V2Event | undefined; watcher?: ResponseV2['watcher'] }): Promise<ResponseV2> {
@@ -193,7 +202,7 @@ export class V2Server implements V2Doer {
   /** Persist what the store changed as one more applied entry, and wait until it is durable. */
   private async commitEntry(): Promise<void> {
     persistChanges(this.s.backend, this.store, this.store.takeChanges())
-    this.s.maintenance.noteApplied()
+    this.s.appliedIndex.noteApplied()
     try {
       await this.s.backend.commit()
     } catch (err) {

@@ -12,7 +12,7 @@ import { credentialsOf } from './interceptor.js'
 
 export function clusterHandlers(def: ServiceDefinition, server: EtcdServer, report: ErrorReporter): UntypedServiceImplementation {
   void def
-  const cluster = server.maintenance.cluster
+  const cluster = server.cluster
   const handlers: ClusterHandlers = {
     MemberList(call, cb) {
       reply(cb, () => toPbMemberListResponse(cluster.memberList(toDomainMemberList(call.request), credentialsOf(call))), report)

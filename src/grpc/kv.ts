@@ -49,20 +49,20 @@ export function kvHandlers(
 ): UntypedServiceImplementation {
   const creds = opts.clientCertAuth ? credentialsOf : tokenCredentialsOf
   const range: handleUnaryCall<RangeRequest, RangeResponse> = (call, cb) => {
-    reply(cb, () => server.range(call.request, creds(call)), report)
+    reply(cb, () => server.kvService.range(call.request, creds(call)), report)
   }
   const put: handleUnaryCall<PutRequest, PutResponse> = (call, cb) => {
-    reply(cb, () => server.put(call.request, creds(call)), report)
+    reply(cb, () => server.kvService.put(call.request, creds(call)), report)
   }
   const txn: handleUnaryCall<TxnRequest, TxnResponse> = (call, cb) => {
-    reply(cb, () => server.txn(call.request, creds(call)), report)
+    reply(cb, () => server.kvService.txn(call.request, creds(call)), report)
   }
   const rest: Pick<KVHandlers, 'DeleteRange' | 'Compact'> = {
     DeleteRange(call, cb) {
-      reply(cb, () => server.deleteRange(toDomainDeleteRange(call.request), creds(call)).then(toPbDeleteRangeResponse), report)
+      reply(cb, () => server.kvService.deleteRange(toDomainDeleteRange(call.request), creds(call)).then(toPbDeleteRangeResponse), report)
     },
     Compact(call, cb) {
-      reply(cb, () => server.compact(toDomainCompaction(call.request), creds(call)).then(toPbCompactionResponse), report)
+      reply(cb, () => server.kvService.compact(toDomainCompaction(call.request), creds(call)).then(toPbCompactionResponse), report)
     },
   }
   return { ...rest, Range: range, Put: put, Txn: txn }

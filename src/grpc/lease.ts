@@ -44,17 +44,17 @@ export function leaseHandlers(
 ): UntypedServiceImplementation {
   void def
   const grant: handleUnaryCall<LeaseGrantRequest, LeaseGrantResponse> = (call, cb) => {
-    reply(cb, () => server.leaseGrant(call.request, credentialsOf(call)), report)
+    reply(cb, () => server.leaseService.leaseGrant(call.request, credentialsOf(call)), report)
   }
   const revoke: handleUnaryCall<LeaseRevokeRequest, LeaseRevokeResponse> = (call, cb) => {
-    reply(cb, () => server.leaseRevoke(call.request, credentialsOf(call)), report)
+    reply(cb, () => server.leaseService.leaseRevoke(call.request, credentialsOf(call)), report)
   }
   const rest: Pick<LeaseHandlers, 'LeaseTimeToLive' | 'LeaseLeases'> = {
     LeaseTimeToLive(call, cb) {
-      reply(cb, () => toPbLeaseTimeToLiveResponse(server.leaseTimeToLive(toDomainLeaseTimeToLive(call.request), credentialsOf(call))), report)
+      reply(cb, () => toPbLeaseTimeToLiveResponse(server.leaseService.leaseTimeToLive(toDomainLeaseTimeToLive(call.request), credentialsOf(call))), report)
     },
     LeaseLeases(call, cb) {
-      reply(cb, () => toPbLeaseLeasesResponse(server.leaseLeases(credentialsOf(call))), report)
+      reply(cb, () => toPbLeaseLeasesResponse(server.leaseService.leaseLeases(credentialsOf(call))), report)
     },
   }
   const keepAlive = (call: ServerDuplexStream<LeaseKeepAliveRequest, LeaseKeepAliveResponse>): void => {
@@ -105,7 +105,7 @@ function serveKeepAlive(
       return
     }
     busy = true
-    server.leaseRenew(req, creds).then(
+    server.leaseService.leaseRenew(req, creds).then(
       (resp) => {
         busy = false
         if (done) return

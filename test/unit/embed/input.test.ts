@@ -330,7 +330,7 @@ describe('embedded API: strings are taken as UTF-8 bytes in every bytes field', 
   it('a request that already has Uint8Array fields reaches the server as the same object (no copy on the put path)', async () => {
     await using etcd = await openEtcd({ memory: true })
     const seen: unknown[] = []
-    const server = etcd.server as unknown as { put: (r: unknown, c: unknown) => Promise<unknown> }
+    const server = etcd.server.kvService as unknown as { put: (r: unknown, c: unknown) => Promise<unknown> }
     const real = server.put.bind(server)
     server.put = (r, c) => {
       seen.push(r)

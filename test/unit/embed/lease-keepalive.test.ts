@@ -18,14 +18,14 @@ describe('Etcd.leaseKeepAlive', () => {
     })()
     await until(() => seen.length === 1, 'the first renewal')
     await clock.advance(30_000)
-    assert.equal(etcd.server.leaseTimeToLive({ id }).grantedTtl, 6, 'alive after five TTLs')
+    assert.equal(etcd.server.leaseService.leaseTimeToLive({ id }).grantedTtl, 6, 'alive after five TTLs')
     assert.ok(seen.length >= 15, `renewed every 2 s (${seen.length} responses)`)
     assert.ok(seen.every((t) => t === 6))
     ka.cancel()
     await reader
     assert.deepEqual(await ka.closed, { reason: 'canceled' })
     await clock.advance(7_000)
-    assert.equal(etcd.server.leaseTimeToLive({ id }).ttl, -1, 'expires once no longer renewed')
+    assert.equal(etcd.server.leaseService.leaseTimeToLive({ id }).ttl, -1, 'expires once no longer renewed')
   })
 
   const endings: Array<{ name: string; stop: (ctl: { revoke: () => Promise<void>; abort: () => void; brk: { on: boolean } }) => Promise<void> | void; want: string }> = [

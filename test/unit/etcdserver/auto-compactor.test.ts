@@ -76,7 +76,7 @@ async function withRig(retention: string, mode: AutoCompactionMode, fn: (r: Rig)
       calls.push(rev)
       const err = failWith?.()
       if (err !== undefined) throw err
-      return server.compact({ revision: rev })
+      return server.kvService.compact({ revision: rev })
     },
   }
   const parsed = parseRetention(mode, retention)
@@ -84,7 +84,7 @@ async function withRig(retention: string, mode: AutoCompactionMode, fn: (r: Rig)
   const compactor = new AutoCompactor(ctx, { retention: parsed, clock, onError: (e) => errors.push(e) })
   let i = 0
   const put = async (n = 1): Promise<void> => {
-    for (let k = 0; k < n; k++) await server.put({ key: Buffer.from(`k${i++}`), value: Buffer.from('v') })
+    for (let k = 0; k < n; k++) await server.kvService.put({ key: Buffer.from(`k${i++}`), value: Buffer.from('v') })
   }
   try {
     await fn({ server, clock, errors, calls, compactor, put })
@@ -119,7 +119,7 @@ describe('AutoCompactor: revision mode', () => {
   it('a target already compacted (COMPACTED) is not an error and is not retried', async () => {
     await withRig('2', 'revision', async ({ server, clock, errors, calls, compactor, put }) => {
       await put(9) // rev 10
-      await server.compact({ revision: 9 })
+      await server.kvService.compact({ revision: 9 })
       compactor.start()
       await clock.advance(5 * MIN) // target 8 <= 9: COMPACTED
       await clock.advance(5 * MIN)

@@ -37,11 +37,6 @@ import { tempDir } from '../../helpers/tmp.js'
 const b = (s: string): Uint8Array => Buffer.from(s)
 const str = (u: Uint8Array): string => Buffer.from(u).toString()
 
-async function opened(opts: EtcdOptions): Promise<Etcd> {
-  const etcd = await openEtcd(opts)
-  await etcd.server.maintenance.restore()
-  return etcd
-}
 
 async function saveSnapshot(etcd: Etcd, file: string): Promise<Buffer> {
   const parts: Uint8Array[] = []
@@ -82,7 +77,7 @@ async function fill(etcd: Etcd): Promise<bigint> {
 
 describe('Snapshot stream', () => {
   it('streams chunks that count down, then the SHA-256 of the rest, padded as etcdctl requires', async () => {
-    const etcd = await opened({ memory: true })
+    const etcd = await openEtcd({ memory: true })
     try {
       await fill(etcd)
       const chunks: SnapshotChunk[] = []
@@ -113,7 +108,7 @@ describe('Snapshot stream', () => {
 
   it('is a consistent view: writes after the stream began are not in it', async () => {
     const dir = await tempDir()
-    const etcd = await opened({ memory: true })
+    const etcd = await openEtcd({ memory: true })
     try {
       await etcd.put({ key: b('before'), value: b('1') })
       const it = etcd.snapshot()[Symbol.asyncIterator]()
@@ -125,7 +120,7 @@ describe('Snapshot stream', () => {
       for (let r = await it.next(); r.done !== true; r = await it.next()) parts.push(r.value)
       const file = join(dir.path, 'snap.db')
       await writeFile(file, Buffer.concat(parts))
-      const restored = await opened(await Etcd.restoreSnapshot(file, { memory: true }))
+      const restored = await openEtcd(await Etcd.restoreSnapshot(file, { memory: true }))
       try {
         assert.deepEqual(await dump(restored), ['rev 2', `before=${createHash('sha1').update('1').digest('hex')} c2 m2 v1 l0`])
       } finally {
@@ -138,7 +133,7 @@ describe('Snapshot stream', () => {
   })
 
   it('ends with STOPPED when the server closes mid-stream', async () => {
-    const etcd = await opened({ memory: true })
+    const etcd = await openEtcd({ memory: true })
     await etcd.put({ key: b('big'), value: new Uint8Array(200_000) })
     const it = etcd.snapshot()[Symbol.asyncIterator]()
     assert.equal((await it.next()).done, false)
@@ -162,14 +157,14 @@ describe('Restore from a snapshot', () => {
     it(`brings back keys, revisions, compaction and leases ${t.name}, as a new member`, async () => {
       const dir = await tempDir()
       await mkdir(join(dir.path, 'empty'))
-      const src = await opened({ dataDir: join(dir.path, 'src'), unsafeNoFsync: true })
+      const src = await openEtcd({ dataDir: join(dir.path, 'src'), unsafeNoFsync: true })
       let restored: Etcd | undefined
       try {
         const lease = await fill(src)
         const file = join(dir.path, 'snap.db')
         const bytes = await saveSnapshot(src, file)
         assert.equal(bytes.length % 512, 32, "etcdctl's hasChecksum holds")
-        restored = await opened(await Etcd.restoreSnapshot(file, t.opts(dir.path)))
+        restored = await openEtcd(await Etcd.restoreSnapshot(file, t.opts(dir.path)))
         assert.deepEqual(await dump(restored), await dump(src))
         assert.deepEqual(await restored.hashKV(), { ...(await src.hashKV()), header: (await restored.hashKV()).header })
         assert.equal((await restored.hashKV()).hash, (await src.hashKV()).hash)
@@ -192,13 +187,13 @@ describe('Restore from a snapshot', () => {
 
   it('restores a bbolt file without the SHA-256 trailer (a copy of a data dir\'s member/snap/db)', async () => {
     const dir = await tempDir()
-    const src = await opened({ memory: true })
+    const src = await openEtcd({ memory: true })
     try {
       await fill(src)
       const bytes = await saveSnapshot(src, join(dir.path, 'with-sha.db'))
       const file = join(dir.path, 'db')
       await writeFile(file, bytes.subarray(0, bytes.length - 32))
-      const restored = await opened(await Etcd.restoreSnapshot(file, { memory: true }))
+      const restored = await openEtcd(await Etcd.restoreSnapshot(file, { memory: true }))
       try {
         assert.deepEqual(await dump(restored), await dump(src))
       } finally {
@@ -229,7 +224,7 @@ describe('Restore from a snapshot', () => {
       const padded = Buffer.concat([body, Buffer.alloc((512 - (body.length % 512)) % 512)])
       const file = join(dir.path, 'old.db')
       await writeFile(file, Buffer.concat([padded, createHash('sha256').update(padded).digest()]))
-      const restored = await opened(await Etcd.restoreSnapshot(file, { memory: true }))
+      const restored = await openEtcd(await Etcd.restoreSnapshot(file, { memory: true }))
       try {
         assert.deepEqual(await dump(restored), ['rev 3', `a=${createHash('sha1').update('2').digest('hex')} c2 m3 v2 l0`])
         await assert.rejects(restored.range({ key: b('a'), revision: 1 }), (e: unknown) => isEtcdError(e, 'COMPACTED'))
@@ -243,7 +238,7 @@ describe('Restore from a snapshot', () => {
 
   it('refuses damaged files, foreign files and non-empty targets, changing nothing', async () => {
     const dir = await tempDir()
-    const src = await opened({ memory: true })
+    const src = await openEtcd({ memory: true })
     try {
       await src.put({ key: b('a'), value: b('1') })
       const good = await saveSnapshot(src, join(dir.path, 'good.db'))
@@ -273,7 +268,7 @@ describe('Restore from a snapshot', () => {
         await assert.rejects(Etcd.restoreSnapshot(file, { memory: true }), (e: unknown) => e instanceof SnapshotError, `${f.name} (memory)`)
       }
       const used = join(dir.path, 'used')
-      await (await opened({ dataDir: used, unsafeNoFsync: true })).close()
+      await (await openEtcd({ dataDir: used, unsafeNoFsync: true })).close()
       const before = await readdir(used)
       await assert.rejects(Etcd.restoreSnapshot(join(dir.path, 'good.db'), { dataDir: used }), /not empty/)
       assert.deepEqual(await readdir(used), before)

@@ -20,24 +20,18 @@ interface Kind {
   readonly make: (opts?: EtcdOptions) => Promise<{ etcd: Etcd; reopen?: () => Promise<Etcd>; cleanup: () => Promise<void> }>
 }
 
-async function opened(opts: EtcdOptions): Promise<Etcd> {
-  const etcd = await openEtcd(opts)
-  // Until EtcdServer.open awaits it: the persisted alarms are loaded.
-  await etcd.server.maintenance.restore()
-  return etcd
-}
 
 const kinds: Kind[] = [
   {
     name: 'memory-level',
-    make: async (opts = {}) => ({ etcd: await opened({ ...opts, memory: true }), cleanup: () => Promise.resolve() }),
+    make: async (opts = {}) => ({ etcd: await openEtcd({ ...opts, memory: true }), cleanup: () => Promise.resolve() }),
   },
   {
     name: 'classic-level',
     make: async (opts = {}) => {
       const dir = await tempDir()
       const o = { ...opts, dataDir: join(dir.path, 'data'), unsafeNoFsync: true }
-      return { etcd: await opened(o), reopen: () => opened(o), cleanup: () => dir.remove() }
+      return { etcd: await openEtcd(o), reopen: () => openEtcd(o), cleanup: () => dir.remove() }
     },
   },
 ]
@@ -221,7 +215,7 @@ for (const kind of kinds) {
 
 describe('Alarm RPC', () => {
   it('activates, lists and deactivates per member and type', async () => {
-    const etcd = await opened({ memory: true })
+    const etcd = await openEtcd({ memory: true })
     try {
       const steps: Array<{ name: string; req: Parameters<Etcd['alarm']>[0]; want: Array<{ memberId: bigint; alarm: string }> }> = [
         { name: 'nothing raised', req: { action: 'GET' }, want: [] },
@@ -246,13 +240,13 @@ describe('Alarm RPC', () => {
 
 describe('Cluster and MoveLeader on a one-member server', () => {
   it('lists this member and refuses membership changes as etcd does', async () => {
-    const etcd = await opened({ memory: true, name: 'solo', peerUrls: ['http://10.0.0.1:2380'], advertiseClientUrls: ['http://10.0.0.1:2379'] })
+    const etcd = await openEtcd({ memory: true, name: 'solo', peerUrls: ['http://10.0.0.1:2380'], advertiseClientUrls: ['http://10.0.0.1:2379'] })
     try {
       const me = etcd.server.memberId
       const list = await etcd.memberList()
       assert.deepEqual(list.members, [{ id: me, name: 'solo', peerUrls: ['http://10.0.0.1:2380'], clientUrls: ['http://10.0.0.1:2379'], isLearner: false }])
       assert.deepEqual(list.header, { clusterId: etcd.server.clusterId, memberId: me, revision: 0, raftTerm: etcd.server.raftTerm })
-      const c = etcd.server.maintenance.cluster
+      const c = etcd.server.cluster
       const cases: Array<{ name: string; run: () => unknown; fails: ErrorCode }> = [
         { name: 'add with invalid URLs', run: () => c.memberAdd({ peerUrls: ['ftp://x:1'] }), fails: 'MEMBER_BAD_URLS' },
         { name: 'add with no URLs', run: () => c.memberAdd({ peerUrls: [] }), fails: 'MEMBER_BAD_URLS' },
@@ -288,7 +282,7 @@ describe('Cluster and MoveLeader on a one-member server', () => {
   })
 
   it('refuses maintenance calls once closed', async () => {
-    const etcd = await opened({ memory: true })
+    const etcd = await openEtcd({ memory: true })
     await etcd.close()
     const calls: Array<[string, () => Promise<unknown>]> = [
       ['status', () => etcd.status()],

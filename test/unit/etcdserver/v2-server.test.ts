@@ -20,7 +20,7 @@ function v2Of(etcd: Etcd): V2Server {
 }
 
 const put = (path: string, val: string, more: Partial<RequestV2> = {}): RequestV2 => requestV2({ method: 'PUT', path, val, ...more })
-const raft = (etcd: Etcd): number => etcd.server.maintenance.raftIndex()
+const raft = (etcd: Etcd): number => etcd.server.appliedIndex.raftIndex()
 const listing = async (v2: V2Server, path: string): Promise<string> => {
   const { event } = await v2.do(requestV2({ method: 'GET', path, recursive: true, sorted: true }))
   assert.ok(event !== undefined)

@@ -5,6 +5,7 @@
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { EtcdServer } from '../../../src/etcdserver/etcd-server.js'
+import { asCaller } from '../../../src/etcdserver/concurrency.js'
 import { ElectionServer } from '../../../src/etcdserver/v3election.js'
 import type { LeaderResponse } from '../../../src/etcdserver/types/concurrency.js'
 import { ManualClock } from '../../../src/pkg/clock.js'
@@ -27,9 +28,9 @@ async function withRig(fn: (r: Rig) => Promise<void>): Promise<void> {
   const be = await memoryBackend()
   const errors: unknown[] = []
   const server = await EtcdServer.open(be, { clock, onBackgroundError: (e) => errors.push(e) })
-  const grant = async (ttl = 30): Promise<bigint> => (await server.leaseGrant({ ttl })).id
+  const grant = async (ttl = 30): Promise<bigint> => (await server.leaseService.leaseGrant({ ttl })).id
   try {
-    await fn({ server, clock, el: new ElectionServer(server), grant })
+    await fn({ server, clock, el: new ElectionServer(asCaller(server, undefined)), grant })
     assert.equal(server.watchable.streamCount(), 0, 'every watch stream is closed')
   } finally {
     await server.close()
@@ -110,7 +111,7 @@ describe('ElectionServer.campaign and leader', () => {
     await withRig(async ({ server, el }) => {
       const c = await el.campaign({ name: b('e'), value: b('v') })
       assert.notEqual(c.leader.lease, 0n)
-      assert.equal(server.leaseTimeToLive({ id: c.leader.lease }).grantedTtl, 60)
+      assert.equal(server.leaseService.leaseTimeToLive({ id: c.leader.lease }).grantedTtl, 60)
     })
   })
 
@@ -154,7 +155,7 @@ describe('ElectionServer: hand-over', () => {
       const l2 = await grant()
       const w2 = track(el.campaign({ name: b('e'), lease: l2, value: b('b') }))
       await until(() => server.watchable.streamCount() === 1, 'second candidate waiting')
-      await server.leaseRevoke({ id: l2 })
+      await server.leaseService.leaseRevoke({ id: l2 })
       await assert.rejects(w2.result, rejectsWith('ELECTION_NOT_LEADER'))
       assert.equal(str(el.leader({ name: b('e') }).kv.value), 'a')
     })
@@ -169,7 +170,7 @@ describe('ElectionServer: hand-over', () => {
       await until(() => server.watchable.streamCount() === 1, 'second candidate waiting')
       ac.abort(new Error('gone'))
       await assert.rejects(w2.result, /gone/)
-      assert.equal(server.range({ key: b(`e/${l2.toString(16)}`) }).kvs.length, 0)
+      assert.equal(server.kvService.range({ key: b(`e/${l2.toString(16)}`) }).kvs.length, 0)
     })
   })
 })
@@ -232,7 +233,7 @@ describe('ElectionServer.observe', () => {
     await withRig(async ({ server, el, grant }) => {
       const o = observer(el, 'e')
       await until(() => server.watchable.streamCount() === 1, 'observer watching')
-      await server.put({ key: b('other'), value: b('x') })
+      await server.kvService.put({ key: b('other'), value: b('x') })
       const c = await el.campaign({ name: b('e'), lease: await grant(), value: b('first') })
       await until(() => o.seen.length === 1, 'the first leader')
       assert.deepEqual(o.seen, [`first@${c.leader.rev} (${c.leader.rev})`])

@@ -5,6 +5,7 @@
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { EtcdServer } from '../../../src/etcdserver/etcd-server.js'
+import { asCaller } from '../../../src/etcdserver/concurrency.js'
 import { LockServer } from '../../../src/etcdserver/v3lock.js'
 import type { LockResponse } from '../../../src/etcdserver/types/concurrency.js'
 import { ManualClock } from '../../../src/pkg/clock.js'
@@ -32,10 +33,10 @@ async function withRig(fn: (r: Rig) => Promise<void>): Promise<void> {
   const rig: Rig = {
     server,
     clock,
-    locks: new LockServer(server),
-    grant: async (ttl = 30) => (await server.leaseGrant({ ttl })).id,
+    locks: new LockServer(asCaller(server, undefined)),
+    grant: async (ttl = 30) => (await server.leaseService.leaseGrant({ ttl })).id,
     keys: (prefix) =>
-      server.range({ key: b(prefix), rangeEnd: b(prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1)), sortTarget: 'CREATE', sortOrder: 'ASCEND' })
+      server.kvService.range({ key: b(prefix), rangeEnd: b(prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1)), sortTarget: 'CREATE', sortOrder: 'ASCEND' })
         .kvs.map((kv) => `${str(kv.key)}@${kv.createRevision}`),
   }
   try {
@@ -73,7 +74,7 @@ describe('LockServer.lock: the lock key', () => {
       const lease = await grant()
       const r = await locks.lock({ name: b('job'), lease })
       assert.equal(str(r.key), `job/${lease.toString(16)}`)
-      const kv = server.range({ key: r.key }).kvs[0]
+      const kv = server.kvService.range({ key: r.key }).kvs[0]
       assert.ok(kv !== undefined)
       assert.equal(kv.lease, lease)
       assert.equal(kv.value.length, 0)
@@ -101,12 +102,12 @@ describe('LockServer.lock: the lock key', () => {
   it('lease 0: the server grants a 60 s lease that nobody renews, so the lock goes after 60 s', T, async () => {
     await withRig(async ({ server, clock, locks }) => {
       const r = await locks.lock({ name: b('job') })
-      const kv = server.range({ key: r.key }).kvs[0]
+      const kv = server.kvService.range({ key: r.key }).kvs[0]
       assert.ok(kv !== undefined && kv.lease !== 0n)
       assert.equal(str(r.key), `job/${kv.lease.toString(16)}`)
-      assert.equal(server.leaseTimeToLive({ id: kv.lease }).grantedTtl, 60)
+      assert.equal(server.leaseService.leaseTimeToLive({ id: kv.lease }).grantedTtl, 60)
       await clock.advance(61_000)
-      assert.equal(server.range({ key: r.key }).kvs.length, 0)
+      assert.equal(server.kvService.range({ key: r.key }).kvs.length, 0)
     })
   })
 
@@ -153,9 +154,9 @@ describe('LockServer.lock: waiting', () => {
   })
 
   const lost: Array<{ name: string; lose: (r: Rig, lease: bigint) => Promise<unknown> }> = [
-    { name: 'revoked', lose: ({ server }, id) => server.leaseRevoke({ id }) },
+    { name: 'revoked', lose: ({ server }, id) => server.leaseService.leaseRevoke({ id }) },
     { name: 'expired', lose: ({ clock }) => clock.advance(11_000) },
-    { name: 'deleted by someone', lose: ({ server }, id) => server.deleteRange({ key: b(`m/${id.toString(16)}`) }) },
+    { name: 'deleted by someone', lose: ({ server }, id) => server.kvService.deleteRange({ key: b(`m/${id.toString(16)}`) }) },
   ]
   for (const c of lost) {
     it(`a waiter whose key goes (lease ${c.name}) fails at once with "mutex: session is expired"; the holder keeps the lock`, T, async () => {

@@ -4,7 +4,8 @@
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { until } from '../../helpers/until.js'
-import { EtcdServer, GRPC_OVERHEAD_BYTES, type EtcdServerOptions } from '../../../src/etcdserver/etcd-server.js'
+import { EtcdServer } from '../../../src/etcdserver/etcd-server.js'
+import { GRPC_OVERHEAD_BYTES, type EtcdServerOptions } from '../../../src/etcdserver/server-options.js'
 import { ServerWatchStream, type WatchResponseSink } from '../../../src/etcdserver/watch.js'
 import type { WatchCreateRequest, WatchEvent, WatchResponse } from '../../../src/etcdserver/types/watch.js'
 import { ERROR_MESSAGES } from '../../../src/pkg/errors.js'
@@ -71,8 +72,8 @@ async function withServer(opts: Partial<EtcdServerOptions>, fn: (s: EtcdServer) 
   assert.deepEqual(errors, [])
 }
 
-const put = async (s: EtcdServer, k: string, v: string): Promise<number> => (await s.put({ key: b(k), value: b(v) })).header.revision
-const del = async (s: EtcdServer, k: string): Promise<number> => (await s.deleteRange({ key: b(k) })).header.revision
+const put = async (s: EtcdServer, k: string, v: string): Promise<number> => (await s.kvService.put({ key: b(k), value: b(v) })).header.revision
+const del = async (s: EtcdServer, k: string): Promise<number> => (await s.kvService.deleteRange({ key: b(k) })).header.revision
 const create = (ws: ServerWatchStream, r: Partial<WatchCreateRequest> & { key: Uint8Array }): void => ws.handle({ type: 'create', request: r })
 
 describe('ServerWatchStream: create and cancel', () => {
@@ -166,7 +167,7 @@ describe('ServerWatchStream: events', () => {
       await put(s, 'k', 'v2') // 3
       await del(s, 'k') // 4
       await put(s, 'k', 'v3') // 5
-      await s.txn({ success: [{ type: 'put', request: { key: b('k'), value: b('v4') } }, { type: 'put', request: { key: b('x'), value: b('x') } }] }) // 6
+      await s.kvService.txn({ success: [{ type: 'put', request: { key: b('k'), value: b('v4') } }, { type: 'put', request: { key: b('x'), value: b('x') } }] }) // 6
       assert.deepEqual(out.events(0), ['PUT k@3=v2 prev=v1@2', 'DELETE k@4= prev=v2@3', 'PUT k@5=v3', 'PUT k@6=v4 prev=v3@5'])
       assert.deepEqual(out.events(1), ['PUT k@3=v2', 'DELETE k@4=', 'PUT k@5=v3', 'PUT k@6=v4'])
     })
@@ -177,7 +178,7 @@ describe('ServerWatchStream: events', () => {
       await put(s, 'k', 'v1') // 2
       await put(s, 'k', 'v2') // 3
       await put(s, 'k', 'v3') // 4
-      await s.compact({ revision: 3, physical: true })
+      await s.kvService.compact({ revision: 3, physical: true })
       const out = new Out()
       const ws = s.newWatchStream(out)
       create(ws, { key: b('k'), prevKv: true, startRevision: 3 })
@@ -210,7 +211,7 @@ describe('ServerWatchStream: events', () => {
   it('a compacted start revision: one canceled response with compact_revision, then nothing; the ID stays taken until canceled', async () => {
     await withServer({}, async (s) => {
       for (let i = 0; i < 4; i++) await put(s, 'k', String(i))
-      await s.compact({ revision: 4 })
+      await s.kvService.compact({ revision: 4 })
       const out = new Out()
       const ws = s.newWatchStream(out)
       create(ws, { key: b('k'), startRevision: 2, prevKv: true, progressNotify: true, watchId: 3 })

@@ -54,9 +54,9 @@ async function withRig(fn: (r: Rig) => Promise<void>): Promise<void> {
     return { call: c, result }
   }
   const count = (prefix: string): number =>
-    server.range({ key: Buffer.from(prefix), rangeEnd: Buffer.from(prefix.slice(0, -1) + '0'), countOnly: true }).count
+    server.kvService.range({ key: Buffer.from(prefix), rangeEnd: Buffer.from(prefix.slice(0, -1) + '0'), countOnly: true }).count
   try {
-    await fn({ server, calls, call, lock, election, grant: async () => (await server.leaseGrant({ ttl: 60 })).id, count })
+    await fn({ server, calls, call, lock, election, grant: async () => (await server.leaseService.leaseGrant({ ttl: 60 })).id, count })
     await until(() => server.watchable.streamCount() === 0, 'every watch stream closed')
   } finally {
     lock.close()

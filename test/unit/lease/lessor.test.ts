@@ -6,7 +6,8 @@ import assert from 'node:assert/strict'
 import { ClassicLevel } from 'classic-level'
 import { LevelBackend } from '../../../src/backend/level-backend.js'
 import type { LevelDb } from '../../../src/embed/options.js'
-import { EtcdServer, type EtcdServerOptions } from '../../../src/etcdserver/etcd-server.js'
+import { EtcdServer } from '../../../src/etcdserver/etcd-server.js'
+import type { EtcdServerOptions } from '../../../src/etcdserver/server-options.js'
 import type { PutRequest, RequestOp } from '../../../src/etcdserver/types/kv.js'
 import { ManualClock } from '../../../src/pkg/clock.js'
 import { isEtcdError, type ErrorCode } from '../../../src/pkg/errors.js'
@@ -23,7 +24,7 @@ async function open(clock: ManualClock, opts: Partial<EtcdServerOptions> = {}, d
 }
 
 function keys(s: EtcdServer): string[] {
-  return s.range({ key: enc('\0'), rangeEnd: enc('\0') }).kvs.map((kv) => str(kv.key))
+  return s.kvService.range({ key: enc('\0'), rangeEnd: enc('\0') }).kvs.map((kv) => str(kv.key))
 }
 
 async function rejects(p: Promise<unknown>, code: ErrorCode): Promise<void> {
@@ -45,14 +46,14 @@ describe('Lessor: grant', () => {
     it(c.name, async () => {
       const s = await open(new ManualClock())
       try {
-        if (c.pre !== undefined) await s.leaseGrant({ id: c.pre, ttl: 10 })
-        const p = s.leaseGrant({ ttl: c.ttl, ...(c.id === undefined ? {} : { id: c.id }) })
+        if (c.pre !== undefined) await s.leaseService.leaseGrant({ id: c.pre, ttl: 10 })
+        const p = s.leaseService.leaseGrant({ ttl: c.ttl, ...(c.id === undefined ? {} : { id: c.id }) })
         if (c.wantErr !== undefined) return await rejects(p, c.wantErr)
         const r = await p
         assert.equal(r.ttl, c.wantTtl)
         if (c.id === undefined) assert.ok(r.id > 0n && r.id < 2n ** 63n)
         else assert.equal(r.id, c.id)
-        assert.equal(s.leaseTimeToLive({ id: r.id }).grantedTtl, c.wantTtl)
+        assert.equal(s.leaseService.leaseTimeToLive({ id: r.id }).grantedTtl, c.wantTtl)
       } finally {
         await s.close()
       }
@@ -62,7 +63,7 @@ describe('Lessor: grant', () => {
   it('honours a configured minimum TTL', async () => {
     const s = await open(new ManualClock(), { minLeaseTtl: 7 })
     try {
-      assert.equal((await s.leaseGrant({ id: 1n, ttl: 3 })).ttl, 7)
+      assert.equal((await s.leaseService.leaseGrant({ id: 1n, ttl: 3 })).ttl, 7)
     } finally {
       await s.close()
     }
@@ -83,27 +84,27 @@ describe('Lessor: attach, detach, revoke', () => {
     it(c.name, async () => {
       const s = await open(new ManualClock())
       try {
-        const ids = { A: (await s.leaseGrant({ id: 100n, ttl: 60 })).id, B: (await s.leaseGrant({ id: 200n, ttl: 60 })).id }
+        const ids = { A: (await s.leaseService.leaseGrant({ id: 100n, ttl: 60 })).id, B: (await s.leaseService.leaseGrant({ id: 200n, ttl: 60 })).id }
         for (const st of c.steps) {
           if ('put' in st) {
             const r: PutRequest = { key: enc(st.put), value: enc('v'), ...(st.lease === undefined ? {} : { lease: ids[st.lease] }), ...(st.ignoreLease === true ? { ignoreLease: true } : {}) }
-            await s.put(r)
-          } else if ('del' in st) await s.deleteRange({ key: enc(st.del) })
+            await s.kvService.put(r)
+          } else if ('del' in st) await s.kvService.deleteRange({ key: enc(st.del) })
           else {
             const op: RequestOp = { type: 'put', request: { key: enc(st.txnPut), value: enc('v'), lease: ids[st.lease] } }
-            await s.txn({ compare: [], success: [op], failure: [] })
+            await s.kvService.txn({ compare: [], success: [op], failure: [] })
           }
         }
         for (const l of ['A', 'B'] as const) {
-          const got = s.leaseTimeToLive({ id: ids[l], keys: true }).keys.map(str).sort()
+          const got = s.leaseService.leaseTimeToLive({ id: ids[l], keys: true }).keys.map(str).sort()
           assert.deepEqual(got, c.wantKeys[l], `keys of lease ${l}`)
         }
         const before = s.kv.rev()
-        await s.leaseRevoke({ id: ids[c.revoke] })
+        await s.leaseService.leaseRevoke({ id: ids[c.revoke] })
         assert.deepEqual(keys(s), c.wantLeft)
         // All deletions share one revision; a revoke that deletes nothing writes no revision.
         assert.equal(s.kv.rev(), before + (c.wantGone.length > 0 ? 1 : 0))
-        assert.equal(s.leaseTimeToLive({ id: ids[c.revoke] }).ttl, -1)
+        assert.equal(s.leaseService.leaseTimeToLive({ id: ids[c.revoke] }).ttl, -1)
       } finally {
         await s.close()
       }
@@ -113,13 +114,13 @@ describe('Lessor: attach, detach, revoke', () => {
   it("keeps the attached key apart from the caller's buffer: reusing it after the put changes what the lease holds", async () => {
     const s = await open(new ManualClock())
     try {
-      const { id } = await s.leaseGrant({ id: 100n, ttl: 60 })
+      const { id } = await s.leaseService.leaseGrant({ id: 100n, ttl: 60 })
       const key = enc('a')
-      await s.put({ key, value: enc('v'), lease: id })
+      await s.kvService.put({ key, value: enc('v'), lease: id })
       key.set(enc('z')) // an embedding app reuses its buffer
-      await s.put({ key: enc('z'), value: enc('v') })
-      assert.deepEqual(s.leaseTimeToLive({ id, keys: true }).keys.map(str), ['a'])
-      await s.leaseRevoke({ id })
+      await s.kvService.put({ key: enc('z'), value: enc('v') })
+      assert.deepEqual(s.leaseService.leaseTimeToLive({ id, keys: true }).keys.map(str), ['a'])
+      await s.leaseService.leaseRevoke({ id })
       assert.deepEqual(keys(s), ['z'], 'the revoke deleted the key that was put, not what the buffer holds now')
     } finally {
       await s.close()
@@ -129,9 +130,9 @@ describe('Lessor: attach, detach, revoke', () => {
   it('refuses a put with an unknown lease, and a revoke of one', async () => {
     const s = await open(new ManualClock())
     try {
-      await rejects(s.put({ key: enc('a'), lease: 77n }), 'LEASE_NOT_FOUND')
-      await rejects(s.leaseRevoke({ id: 77n }), 'LEASE_NOT_FOUND')
-      await rejects(s.txn({ success: [{ type: 'put', request: { key: enc('a'), lease: 77n } }] }), 'LEASE_NOT_FOUND')
+      await rejects(s.kvService.put({ key: enc('a'), lease: 77n }), 'LEASE_NOT_FOUND')
+      await rejects(s.leaseService.leaseRevoke({ id: 77n }), 'LEASE_NOT_FOUND')
+      await rejects(s.kvService.txn({ success: [{ type: 'put', request: { key: enc('a'), lease: 77n } }] }), 'LEASE_NOT_FOUND')
     } finally {
       await s.close()
     }
@@ -143,17 +144,17 @@ describe('Lessor: expiry on the manual clock', () => {
     const clock = new ManualClock()
     const s = await open(clock)
     try {
-      const { id } = await s.leaseGrant({ ttl: 5 })
-      await s.put({ key: enc('a'), lease: id })
-      await s.put({ key: enc('b'), lease: id })
+      const { id } = await s.leaseService.leaseGrant({ ttl: 5 })
+      await s.kvService.put({ key: enc('a'), lease: id })
+      await s.kvService.put({ key: enc('b'), lease: id })
       const rev = s.kv.rev()
       await clock.advance(4_999)
       assert.deepEqual(keys(s), ['a', 'b'])
-      assert.equal(s.leaseTimeToLive({ id }).ttl, 0, 'under a second left')
+      assert.equal(s.leaseService.leaseTimeToLive({ id }).ttl, 0, 'under a second left')
       await clock.advance(501) // the expiry loop looks every 500 ms
       assert.deepEqual(keys(s), [])
       assert.equal(s.kv.rev(), rev + 1)
-      assert.deepEqual(s.leaseLeases().leases, [])
+      assert.deepEqual(s.leaseService.leaseLeases().leases, [])
     } finally {
       await s.close()
     }
@@ -163,15 +164,15 @@ describe('Lessor: expiry on the manual clock', () => {
     const clock = new ManualClock()
     const s = await open(clock)
     try {
-      const { id } = await s.leaseGrant({ ttl: 3 })
+      const { id } = await s.leaseService.leaseGrant({ ttl: 3 })
       await clock.advance(2_000)
-      assert.equal((await s.leaseRenew({ id })).ttl, 3)
+      assert.equal((await s.leaseService.leaseRenew({ id })).ttl, 3)
       await clock.advance(2_500)
-      assert.equal(s.leaseTimeToLive({ id }).grantedTtl, 3, 'still alive 4.5 s after the grant')
-      assert.equal(s.leaseTimeToLive({ id }).ttl, 0)
+      assert.equal(s.leaseService.leaseTimeToLive({ id }).grantedTtl, 3, 'still alive 4.5 s after the grant')
+      assert.equal(s.leaseService.leaseTimeToLive({ id }).ttl, 0)
       await clock.advance(1_000)
-      assert.equal(s.leaseTimeToLive({ id }).ttl, -1)
-      assert.equal((await s.leaseRenew({ id })).ttl, 0, 'renewing a gone lease answers TTL 0')
+      assert.equal(s.leaseService.leaseTimeToLive({ id }).ttl, -1)
+      assert.equal((await s.leaseService.leaseRenew({ id })).ttl, 0, 'renewing a gone lease answers TTL 0')
     } finally {
       await s.close()
     }
@@ -182,10 +183,10 @@ describe('Lessor: expiry on the manual clock', () => {
     // A huge check interval: the expiry loop will not get to it.
     const s = await open(clock)
     try {
-      const { id } = await s.leaseGrant({ ttl: 2 })
-      await s.put({ key: enc('a'), lease: id })
+      const { id } = await s.leaseService.leaseGrant({ ttl: 2 })
+      await s.kvService.put({ key: enc('a'), lease: id })
       s.lessor.lookup(id)!.expiry = clock.now() - 1 // past expiry, loop not yet run
-      assert.equal((await s.leaseRenew({ id })).ttl, 0)
+      assert.equal((await s.leaseService.leaseRenew({ id })).ttl, 0)
       assert.deepEqual(keys(s), [])
     } finally {
       await s.close()
@@ -196,13 +197,13 @@ describe('Lessor: expiry on the manual clock', () => {
     const clock = new ManualClock()
     const s = await open(clock, { leaseRevokeRate: 100 })
     try {
-      for (let i = 1; i <= 120; i++) await s.leaseGrant({ id: BigInt(i), ttl: 5 })
+      for (let i = 1; i <= 120; i++) await s.leaseService.leaseGrant({ id: BigInt(i), ttl: 5 })
       await clock.advance(5_000)
-      assert.equal(s.leaseLeases().leases.length, 70, 'one tick: 50 revoked')
+      assert.equal(s.leaseService.leaseLeases().leases.length, 70, 'one tick: 50 revoked')
       await clock.advance(500)
-      assert.equal(s.leaseLeases().leases.length, 20)
+      assert.equal(s.leaseService.leaseLeases().leases.length, 20)
       await clock.advance(500)
-      assert.equal(s.leaseLeases().leases.length, 0)
+      assert.equal(s.leaseService.leaseLeases().leases.length, 0)
     } finally {
       await s.close()
     }
@@ -216,19 +217,19 @@ describe('Lessor: restart', () => {
     try {
       const c1 = new ManualClock()
       const s1 = await open(c1, {}, db())
-      const { id } = await s1.leaseGrant({ ttl: 10 })
-      await s1.leaseGrant({ id: -5n, ttl: 20 })
-      await s1.put({ key: enc('a'), lease: id })
-      await s1.put({ key: enc('b'), lease: -5n })
-      await s1.put({ key: enc('c') })
+      const { id } = await s1.leaseService.leaseGrant({ ttl: 10 })
+      await s1.leaseService.leaseGrant({ id: -5n, ttl: 20 })
+      await s1.kvService.put({ key: enc('a'), lease: id })
+      await s1.kvService.put({ key: enc('b'), lease: -5n })
+      await s1.kvService.put({ key: enc('c') })
       await c1.advance(9_000) // nearly expired when the server stops
       await s1.close()
 
       const c2 = new ManualClock()
       const s2 = await open(c2, { leaseRenewOnStartMs: 1_000 }, db())
       try {
-        assert.deepEqual(s2.leaseLeases().leases.map((l) => l.id).sort(), [-5n, id].sort())
-        const ttl = s2.leaseTimeToLive({ id, keys: true })
+        assert.deepEqual(s2.leaseService.leaseLeases().leases.map((l) => l.id).sort(), [-5n, id].sort())
+        const ttl = s2.leaseService.leaseTimeToLive({ id, keys: true })
         assert.equal(ttl.ttl, 11, 'full TTL plus one election timeout')
         assert.deepEqual(ttl.keys.map(str), ['a'])
         await c2.advance(10_900)
@@ -250,7 +251,7 @@ describe('Lessor: restart', () => {
     const db = (): LevelDb => new ClassicLevel<Uint8Array, Uint8Array>(dir.path, { keyEncoding: 'view', valueEncoding: 'view' })
     try {
       const s1 = await open(new ManualClock(), { leaseRevokeRate: 100 }, db())
-      for (let i = 1; i <= 300; i++) await s1.leaseGrant({ id: BigInt(i), ttl: 10 })
+      for (let i = 1; i <= 300; i++) await s1.leaseService.leaseGrant({ id: BigInt(i), ttl: 10 })
       await s1.close()
       const clock = new ManualClock()
       const s2 = await open(clock, { leaseRevokeRate: 100 }, db())
