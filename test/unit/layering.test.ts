@@ -1,4 +1,4 @@
-// The import layering of src/ (ARCHITECTURE.md's "Layout" paragraph), checked from the source text: each folder imports only
+// The import layering of src/ (ARCHITECTURE.md, "Layers"), checked from the source text: each folder imports only
 // from folders to its left, grpc never reaches into mvcc or backend, wire takes from above it only the domain types it
 // decodes into, and there are no import cycles.
 import { it } from 'node:test'
