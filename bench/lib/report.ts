@@ -1,9 +1,9 @@
 // bench/RESULTS.md from a run's records: the machine, the acceptance table of etcd's benchmark tool (medians
-// of the rounds, ratio etcdlite/etcd), start-up and memory, the embedded API, the informer and the
-// micro-benchmarks, with SVG charts next to it. A pure function of its input apart from the files it writes.
+// of the rounds, ratio etcdlite/etcd), the measured ceilings and what each short workload meets, start-up and
+// memory, the embedded API, the informer and the micro-benchmarks, with SVG charts next to it. A pure function of its input apart from the files it writes.
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import type { BenchRecord, EmbeddedRecord, FirstOpenRecord, MetaRecord, MicroRecord, StartupRecord, ToolRecord } from './records.js'
+import type { BenchRecord, EmbeddedRecord, FirstOpenRecord, MetaRecord, MicroRecord, StartupRecord, SyncFloorRecord, ToolRecord } from './records.js'
 import type { ServerName } from './servers.js'
 import { medianOf } from './stats.js'
 import { renderBarChart, type BarChart, type ChartSeries } from './svg-chart.js'
@@ -40,6 +40,8 @@ export interface ReportInput {
 export interface WorkloadRow {
   readonly workload: Workload
   readonly perSecond: Record<ServerName, number | null>
+  /** The front ceiling server's median (bench/ceiling/front.ts); null when it was not run. */
+  readonly front: number | null
   readonly p99Ms: Record<ServerName, number | null>
   readonly runs: Record<ServerName, readonly (number | null)[]>
 }
@@ -54,6 +56,7 @@ export function workloadRows(workloads: readonly Workload[], records: readonly B
     return {
       workload,
       perSecond: { etcdlite: per('etcdlite'), etcd: per('etcd') },
+      front: medianOf(tool.filter((r) => r.workload === workload.name && r.server === 'front').map((r) => r.perSecond)),
       p99Ms: { etcdlite: p99('etcdlite'), etcd: p99('etcd') },
       runs: { etcdlite: of('etcdlite').map((r) => r.perSecond), etcd: of('etcd').map((r) => r.perSecond) },
     }
@@ -128,6 +131,66 @@ function toolSection(input: ReportInput, rows: readonly WorkloadRow[], charts: M
   return lines.join('\n')
 }
 
+/** The sync floor's median for each kind of file, null where it was not measured. */
+export function syncFloor(records: readonly BenchRecord[]): Record<SyncFloorRecord['file'], number | null> & { recordBytes: number | null } {
+  const floor = records.filter((r): r is SyncFloorRecord => r.type === 'sync-floor')
+  const of = (file: SyncFloorRecord['file']): number | null => medianOf(floor.filter((r) => r.file === file).map((r) => r.syncsPerSec))
+  return { growing: of('growing'), preallocated: of('preallocated'), recordBytes: floor[0]?.recordBytes ?? null }
+}
+
+const times = (x: number): string => `${x.toFixed(2)}×`
+
+/**
+ * What stops a workload short of its acceptance figure, worded from the figures: the measured ceilings that
+ * are below the target, or, when none is, that the gap is etcdlite's own. Undefined when it meets the target.
+ */
+export function verdict(r: WorkloadRow, floor: ReturnType<typeof syncFloor>): string | undefined {
+  const { workload: w, front } = r
+  const { etcdlite: lite, etcd } = r.perSecond
+  const head = `**${w.title}**`
+  if (lite === null || etcd === null || etcd === 0) return `${head}: no figure for ${lite === null ? 'etcdlite' : 'etcd'}, so no verdict.`
+  if (lite / etcd >= w.target) return undefined
+  const short = `${head} is at ${times(lite / etcd)} etcd, short of ${times(w.target)}`
+  const limits: string[] = []
+  if (front !== null && front / etcd < w.target) {
+    limits.push(`the Node HTTP/2 front: a bare \`node:http2\` server answering with canned bytes serves ${fmt(front)} ${w.unit}, ${times(front / etcd)} etcd, so no server written on Node's HTTP/2 reaches ${times(w.target)} here (etcdlite is at ${fmt((100 * lite) / front)} % of that ceiling)`)
+  }
+  const growing = w.syncBound ? floor.growing : null
+  if (growing !== null && growing / etcd < w.target) {
+    const pre = floor.preallocated === null ? '' : ` (into a preallocated file, as etcd's WAL writes: ${fmt(floor.preallocated)}/s)`
+    limits.push(`the durability floor: one writer appending a ${fmt(floor.recordBytes)}-byte record to a growing file and fdatasync-ing it, as LevelDB's log does, reaches ${fmt(growing)} commits/s${pre}, ${times(growing / etcd)} etcd, and with one client every put waits for one such commit`)
+  }
+  if (limits.length > 0) return `${short}; it meets a measured ceiling: ${limits.join('; and ')}.`
+  if (front === null && growing === null) return `${short}; no ceiling was measured for it (\`--parts tool,ceilings\`).`
+  const room = [
+    ...(front === null ? [] : [`the front ceiling is ${times(front / etcd)} etcd and etcdlite reaches ${fmt((100 * lite) / front)} % of it`]),
+    ...(growing === null ? [] : [`the sync floor is ${times(growing / etcd)} etcd`]),
+  ]
+  return `${short}, and no measured ceiling is below the target: ${room.join('; ')}. The gap is in etcdlite's own work, above Node's HTTP/2 and the disk.`
+}
+
+function ceilingSection(rows: readonly WorkloadRow[], records: readonly BenchRecord[]): string {
+  const floor = syncFloor(records)
+  if (rows.every((r) => r.front === null) && floor.growing === null) return 'Not run (`--parts` without `ceilings`).'
+  const over = (x: number | null, r: WorkloadRow): string => ratio(x, r.perSecond.etcd)
+  const floorText = floor.growing === null
+    ? 'The sync floor was not measured.'
+    : `The sync floor (\`bench/ceiling/sync-floor.ts\`, in a child process, median of the rounds): one writer appending a ${fmt(floor.recordBytes)}-byte record and fdatasync-ing it before the next reaches ${fmt(floor.growing)} commits/s on a growing file, as LevelDB's log (etcdlite's store) grows, and ${fmt(floor.preallocated)} commits/s into a preallocated, zero-filled file, as etcd's WAL writes into its segments. With one client a put waits for one such commit, so it bounds put with 1 client; with more clients one commit carries many puts.`
+  const verdicts = rows.flatMap((r) => verdict(r, floor) ?? [])
+  return [
+    "The front ceiling (`bench/ceiling/front.ts`) is a gRPC server on bare `node:http2` (no grpc-js, no storage) in a process of its own, driven in the same rounds by the same tool with the same arguments as the two servers: it answers each call with canned, valid protobuf in real gRPC framing, keeps a revision, the leases it granted and its watchers, and fans each put out to the watchers of its key. What it serves is the most any server written on Node's HTTP/2 can serve that workload on this machine.",
+    '',
+    table(['workload', 'target', 'etcdlite / etcd', 'front ceiling', 'front / etcd', 'etcdlite / front', 'sync floor / etcd (growing, preallocated)', 'short of target?'], rows.map((r) => [
+      r.workload.title, times(r.workload.target), ratio(r.perSecond.etcdlite, r.perSecond.etcd), fmt(r.front), over(r.front, r),
+      ratio(r.perSecond.etcdlite, r.front), r.workload.syncBound ? `${over(floor.growing, r)}, ${over(floor.preallocated, r)}` : '–',
+      r.perSecond.etcdlite === null || r.perSecond.etcd === null ? '–' : r.perSecond.etcdlite / r.perSecond.etcd >= r.workload.target ? 'no' : 'yes',
+    ]), ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'l']),
+    '',
+    floorText,
+    ...(verdicts.length === 0 ? [] : ['', ...verdicts.flatMap((v) => [v, ''])].slice(0, -1)),
+  ].join('\n')
+}
+
 function nodeSection(records: readonly BenchRecord[], charts: Map<string, BarChart>): string {
   const startup = records.filter((r): r is StartupRecord => r.type === 'startup')
   const open = records.filter((r): r is FirstOpenRecord => r.type === 'first-open')
@@ -197,6 +260,10 @@ export function buildReport(input: ReportInput): { markdown: string; charts: Map
     "## etcd's benchmark tool: etcdlite vs etcd",
     '',
     toolSection(input, rows, charts),
+    '',
+    '## Ceilings: what stops a workload short of its target',
+    '',
+    ceilingSection(rows, input.records),
     '',
     '## Start-up, memory and the embedded API',
     '',
