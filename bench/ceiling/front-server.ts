@@ -67,8 +67,18 @@ function openCall(stream: ServerHttp2Stream, streaming: boolean): void {
   if (streaming) stream.once('end', () => stream.end())
 }
 
-interface Watcher {
+/**
+ * A Watch call. While its stream drains (write() said false), the events of each watcher are held and go
+ * out as one response per watcher on 'drain': etcd's victim batching, which is what keeps a server ahead
+ * of a client that reads slower than it writes.
+ */
+interface WatchCall {
   readonly stream: ServerHttp2Stream
+  held: Map<number, Uint8Array[]> | undefined
+}
+
+interface Watcher {
+  readonly call: WatchCall
   readonly id: number
 }
 
@@ -93,13 +103,31 @@ export async function startFrontServer(port = 0, host = '127.0.0.1'): Promise<Fr
     if (set === undefined || set.size === 0) return
     const head = header()
     const event = bytes(11, msg(bytes(2, msg(bytes(1, key), uint(2, revision), uint(3, revision), uint(4, 1), bytes(5, value)))))
-    const perStream = new Map<ServerHttp2Stream, Buffer[]>()
-    for (const w of set) {
-      const out = perStream.get(w.stream) ?? []
-      out.push(frame(msg(head, uint(2, w.id), event)))
-      perStream.set(w.stream, out)
+    const perCall = new Map<WatchCall, Buffer[]>()
+    for (const { call, id } of set) {
+      const held = call.held?.get(id)
+      if (held !== undefined) held.push(event)
+      else if (call.held !== undefined) call.held.set(id, [event])
+      else {
+        const out = perCall.get(call) ?? []
+        out.push(frame(msg(head, uint(2, id), event)))
+        perCall.set(call, out)
+      }
     }
-    for (const [stream, out] of perStream) if (stream.writable) stream.write(Buffer.concat(out))
+    for (const [call, out] of perCall) send(call, out)
+  }
+
+  function send(call: WatchCall, out: readonly Buffer[]): void {
+    if (!call.stream.writable) return
+    // Written either way (node:http2 buffers it); once the buffer is over its mark, events wait.
+    if (call.stream.write(Buffer.concat(out)) || call.held !== undefined) return
+    call.held = new Map()
+    call.stream.once('drain', () => {
+      const held = call.held ?? new Map<number, Uint8Array[]>()
+      call.held = undefined
+      const head = header()
+      send(call, [...held].map(([id, events]) => frame(msg(head, uint(2, id), ...events))))
+    })
   }
 
   const put = (req: readonly Field[]): void => notify(bytesField(req, 1), bytesField(req, 2))
@@ -137,14 +165,16 @@ export async function startFrontServer(port = 0, host = '127.0.0.1'): Promise<Fr
 
   function watch(stream: ServerHttp2Stream): void {
     openCall(stream, true)
-    const mine = new Map<number, string>()
+    const call: WatchCall = { stream, held: undefined }
+    const mine = new Map<number, Watcher & { key: string }>()
     let nextId = 0
     const forget = (id: number): void => {
-      const set = watchers.get(mine.get(id) ?? '')
-      if (set !== undefined) for (const w of set) if (w.stream === stream && w.id === id) set.delete(w)
+      const w = mine.get(id)
+      if (w !== undefined) watchers.get(w.key)?.delete(w)
       mine.delete(id)
+      call.held?.delete(id)
     }
-    const reply = (...f: Uint8Array[]): void => void stream.write(frame(msg(header(), ...f)))
+    const reply = (...f: Uint8Array[]): void => send(call, [frame(msg(header(), ...f))])
     onMessages(stream, (m) => {
       const [req] = fields(m)
       if (req === undefined || typeof req.v === 'bigint') return
@@ -156,10 +186,9 @@ export async function startFrontServer(port = 0, host = '127.0.0.1'): Promise<Fr
           return
         }
         const key = Buffer.from(bytesField(body, 1)).toString('latin1')
-        const set = watchers.get(key) ?? new Set<Watcher>()
-        set.add({ stream, id })
-        watchers.set(key, set)
-        mine.set(id, key)
+        const w = { call, id, key }
+        watchers.set(key, (watchers.get(key) ?? new Set<Watcher>()).add(w))
+        mine.set(id, w)
         reply(uint(2, id), uint(3, true))
       } else if (req.n === 2) {
         const id = Number(intField(body, 1))

@@ -29,6 +29,8 @@ export interface Workload {
   readonly target: number
   /** One client writing: each request waits for a sync of its own, so the sync floor bounds it (no group commit). */
   readonly syncBound: boolean
+  /** The tool cancels each call's stream (lease keep-alive): nghttp2 closes a connection after ~1,000 resets. */
+  readonly resetsEachCall?: boolean
 }
 
 const PUT_TAIL = ['--key-space-size', '100000', '--val-size', '256'] as const
@@ -58,7 +60,7 @@ export const WORKLOADS: readonly Workload[] = [
   },
   {
     name: 'lease-keepalive-16', title: 'lease keep-alive, 16 clients / 2 conns', unit: 'requests/s', args: [...clients(2, 16), 'lease-keepalive'], totalFlag: '--total', total: 20_000, tail: [],
-    needsRangeKey: false, latency: true, target: 1.2, syncBound: false,
+    needsRangeKey: false, latency: true, target: 1.2, syncBound: false, resetsEachCall: true,
   },
   {
     name: 'watch', title: 'watch, 10 streams × 100 watchers of 1 key', unit: 'events/s',

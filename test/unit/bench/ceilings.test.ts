@@ -60,9 +60,10 @@ describe('ceilings report', () => {
     tool('range-16', 'etcdlite', 6000), tool('range-16', 'etcd', 5000), tool('range-16', 'front', 7000),
     tool('lease-keepalive-16', 'etcdlite', 4000), tool('lease-keepalive-16', 'etcd', 10_000), tool('lease-keepalive-16', 'front', 30_000),
     tool('watch', 'etcdlite', 1_900_000), tool('watch', 'etcd', 1_500_000), tool('watch', 'front', 2_000_000),
+    tool('txn-put-16', 'etcdlite', 3000), tool('txn-put-16', 'etcd', 2500), tool('txn-put-16', 'front', 2800),
   ]
-  const rows = workloadRows(selectWorkloads('put-1,range-16,lease-keepalive-16,watch'), records)
-  const [put, range, lease, watch] = rows.map((r) => verdict(r, syncFloor(records)))
+  const rows = workloadRows(selectWorkloads('put-1,range-16,lease-keepalive-16,watch,txn-put-16'), records)
+  const [put, range, txn, lease, watch] = rows.map((r) => verdict(r, syncFloor(records)))
 
   it('names the ceiling a short workload meets, or says none is below the target, from the figures', () => {
     assert.match(put ?? '', /put, 1 client\*\* is at 0\.80× etcd, short of 1\.20×; it meets a measured ceiling: the durability floor: .* 1,100 commits\/s \(into a preallocated file, as etcd's WAL writes: 1,400\/s\), 1\.10× etcd/)
@@ -70,6 +71,7 @@ describe('ceilings report', () => {
     assert.match(range ?? '', /short of 1\.50×; it meets a measured ceiling: the Node HTTP\/2 front: .* 7,000 requests\/s, 1\.40× etcd, .*\(etcdlite is at 86 % of that ceiling/)
     assert.match(lease ?? '', /0\.40× etcd, short of 1\.20×, and no measured ceiling is below the target: the front ceiling is 3\.00× etcd and etcdlite reaches 13 % of it\. The gap is in etcdlite's own work/)
     assert.equal(watch, undefined, 'meets its target: no paragraph')
+    assert.match(txn ?? '', /1\.20× etcd, short of 1\.50×, and no measured ceiling is below the target: the front server served less than etcdlite \(1\.12× etcd\), so it bounds nothing here\.$/)
   })
 
   it('puts the ceilings table and the paragraphs in RESULTS.md, and says when the part did not run', () => {
