@@ -191,8 +191,9 @@ async function part(name: Part, fn: () => Promise<void>): Promise<void> {
 }
 
 try {
-  if (runTheTool) {
-    for (let round = 1; round <= rounds; round++) {
+  // The sync floor is measured after each round of the tool, so that it sees the disk as the servers saw it.
+  for (let round = 1; round <= rounds; round++) {
+    if (runTheTool) {
       try {
         await toolRound(round)
       } catch (e) {
@@ -200,13 +201,11 @@ try {
         log(`round ${round}: failed: ${errorMessage(e)}`)
       }
     }
-  }
-  await part('ceilings', async () => {
-    for (let round = 1; round <= rounds; round++) {
+    await part('ceilings', async () => {
       records.push(...recordsOf<SyncFloorRecord>(await runNode('ceiling/sync-floor.js', ['--seconds', quick ? '0.5' : '3', '--round', String(round)]), 'sync-floor'))
       log(`[sync floor ${round}/${rounds}] done`)
-    }
-  })
+    })
+  }
   await part('startup', () => startups(starts))
   await part('startup', async () => {
     for (let round = 1; round <= starts; round++) {

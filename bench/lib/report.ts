@@ -148,6 +148,8 @@ export function verdict(r: WorkloadRow, floor: ReturnType<typeof syncFloor>): st
   const { workload: w, front } = r
   const { etcdlite: lite, etcd } = r.perSecond
   const head = `**${w.title}**`
+  // Neither figure: the servers were not run (`--parts ceilings` alone), so there is nothing to explain.
+  if (lite === null && etcd === null) return undefined
   if (lite === null || etcd === null || etcd === 0) return `${head}: no figure for ${lite === null ? 'etcdlite' : 'etcd'}, so no verdict.`
   if (lite / etcd >= w.target) return undefined
   const short = `${head} is at ${times(lite / etcd)} etcd, short of ${times(w.target)}`
