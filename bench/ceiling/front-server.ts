@@ -213,6 +213,7 @@ export async function startFrontServer(port = 0, host = '127.0.0.1'): Promise<Fr
       let reply: Uint8Array | undefined
       onMessages(stream, (m) => void (reply = answer(fields(m))))
       stream.once('end', () => {
+        if (stream.headersSent) return // answered already: a malformed message failed the call
         if (reply === undefined) return failCall(stream, 13, 'front: a unary call without its request')
         openCall(stream, false)
         stream.end(frame(reply))
@@ -221,17 +222,17 @@ export async function startFrontServer(port = 0, host = '127.0.0.1'): Promise<Fr
     else if (path === '/etcdserverpb.Watch/Watch') watch(stream)
     else failCall(stream, 12, `unknown method ${path}`)
   })
+  const sessions = new Set<ServerHttp2Session>()
+  server.on('session', (s) => {
+    sessions.add(s)
+    s.once('close', () => sessions.delete(s))
+  })
   server.listen(port, host)
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve)
     server.once('error', reject)
   })
   const { address, port: bound } = server.address() as AddressInfo
-  const sessions = new Set<ServerHttp2Session>()
-  server.on('session', (s) => {
-    sessions.add(s)
-    s.once('close', () => sessions.delete(s))
-  })
   return {
     address: `${address}:${bound}`,
     close: () => new Promise<void>((resolve) => {

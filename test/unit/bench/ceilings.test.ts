@@ -3,6 +3,8 @@
 // wire helpers read what they write, and the report words each short workload from its figures.
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
+import { once } from 'node:events'
+import { connect as h2connect, type IncomingHttpHeaders } from 'node:http2'
 import { connect } from '../../../src/index.js'
 import { startFrontServer } from '../../../bench/ceiling/front-server.js'
 import { bytes, bytesField, fields, intField, msg, uint } from '../../../bench/ceiling/pb.js'
@@ -39,6 +41,32 @@ describe('front ceiling server', () => {
       assert.deepEqual([ka.id, ka.ttl], [lease.id, 100])
     } finally {
       await client.close()
+      await front.close()
+    }
+  })
+
+  it('ends a call it cannot read with INTERNAL and an unknown method with UNIMPLEMENTED, and goes on serving', async () => {
+    const front = await startFrontServer()
+    const session = h2connect(`http://${front.address}`)
+    const call = async (path: string, body: Uint8Array): Promise<string | undefined> => {
+      const stream = session.request({ ':method': 'POST', ':path': path, 'content-type': 'application/grpc' })
+      const status = new Promise<string | undefined>((resolve) => {
+        const read = (h: IncomingHttpHeaders): void => void (h['grpc-status'] !== undefined && resolve(String(h['grpc-status'])))
+        stream.on('response', read)
+        stream.on('trailers', read)
+        stream.once('close', () => resolve(undefined))
+      })
+      stream.resume()
+      stream.end(Buffer.concat([Buffer.from([0, 0, 0, 0, body.length]), body]))
+      await once(stream, 'close')
+      return status
+    }
+    try {
+      assert.equal(await call('/etcdserverpb.KV/Put', Uint8Array.of(0x0a, 5, 1)), '13')
+      assert.equal(await call('/etcdserverpb.KV/Compact', new Uint8Array(0)), '12')
+      assert.equal(await call('/etcdserverpb.KV/Put', msg(bytes(1, enc.encode('k')))), '0')
+    } finally {
+      session.close()
       await front.close()
     }
   })
