@@ -93,7 +93,7 @@ function toolSection(input: ReportInput, rows: readonly WorkloadRow[], charts: M
     `machine, and drives both with etcd's own benchmark tool. Before the round is measured each server gets the`,
     `selected workloads once at a tenth of their request counts, unmeasured, so that V8 has compiled`,
     `etcdlite's hot paths; then each workload runs on etcdlite, then on etcd (A, B, A, B…), on the same two`,
-    `servers, so a workload meets the keys the ones before it wrote. ${meta.rounds} round${meta.rounds === 1 ? '' : 's'}; each figure is the median`,
+    `servers, so a workload meets the keys the ones before it wrote${rows.some((r) => r.front !== null) ? ' (then on the front ceiling server: see Ceilings)' : ''}. ${meta.rounds} round${meta.rounds === 1 ? '' : 's'}; each figure is the median`,
     `of the rounds; ratio = etcdlite / etcd (> 1: etcdlite serves more); p99 is the 99th percentile of the`,
     `requests' round trips as the tool measures them (none for watch: the tool times each event from the`,
     `arrival of its response, on the client).${input.scale === 1 ? '' : ` Request counts × ${input.scale} (--quick).`}`,
@@ -119,13 +119,16 @@ function toolSection(input: ReportInput, rows: readonly WorkloadRow[], charts: M
   ]
   const group = (f: (r: WorkloadRow, s: ServerName) => number | null) => rows.map((r) => ({ label: r.workload.name, values: [f(r, 'etcdlite'), f(r, 'etcd')] }))
   charts.set('throughput', { title: "etcd's benchmark tool: requests (watch: events) per second", unit: 'per second, higher is better', series: SERIES, groups: group((r, s) => r.perSecond[s]) })
+  // With the ceilings part, the front ceiling over etcd beside each ratio: how far any Node front could go.
+  const withFront = rows.some((r) => r.front !== null)
+  const over = (a: number | null, b: number | null): number | null => (a === null || b === null || b === 0 ? null : a / b)
   charts.set('ratio', {
-    title: 'etcdlite / etcd, requests per second', unit: 'ratio, 1 = as fast as etcd', scale: 'linear', series: [SERIES[0] as ChartSeries],
-    groups: rows.map((r) => {
-      const a = r.perSecond.etcdlite
-      const b = r.perSecond.etcd
-      return { label: r.workload.name, values: [a === null || b === null || b === 0 ? null : a / b] }
-    }),
+    title: withFront ? 'etcdlite / etcd, and the front ceiling / etcd' : 'etcdlite / etcd, requests per second', unit: 'ratio, 1 = as fast as etcd', scale: 'linear',
+    series: withFront ? [SERIES[0] as ChartSeries, { name: 'front ceiling', color: '#e39b2a' }] : [SERIES[0] as ChartSeries],
+    groups: rows.map((r) => ({
+      label: r.workload.name,
+      values: [over(r.perSecond.etcdlite, r.perSecond.etcd), ...(withFront ? [over(r.front, r.perSecond.etcd)] : [])],
+    })),
   })
   charts.set('p99', { title: 'p99 latency', unit: 'ms, lower is better', series: SERIES, groups: group((r, s) => r.p99Ms[s]).filter((_, i) => rows[i]?.workload.latency === true) })
   return lines.join('\n')
