@@ -160,7 +160,7 @@ export function verdict(r: WorkloadRow, floor: ReturnType<typeof syncFloor>): st
   // A front that served less than etcdlite bounds nothing: that run of it was disturbed, or it lacks a trick etcdlite has.
   if (front !== null && front >= lite && front / etcd < w.target) {
     const resets = w.resetsEachCall === true
-      ? "; this figure includes the reconnects bare node:http2 makes the client do (nghttp2 closes a connection after about 1,000 cancelled streams), which etcdlite's own front, reading each connection's frames first, does not"
+      ? "; this figure includes the reconnects bare node:http2 forces on the client, as nghttp2 closes a connection after about 1,000 cancelled streams, which etcdlite's own front avoids by reading each connection's frames first"
       : ''
     limits.push(`the Node HTTP/2 front: a bare \`node:http2\` server answering with canned bytes serves ${fmt(front)} ${w.unit}, ${times(front / etcd)} etcd, so no server on Node's HTTP/2 reaches ${times(w.target)} here (etcdlite is at ${fmt((100 * lite) / front)} % of that ceiling${resets})`)
   }
@@ -175,7 +175,8 @@ export function verdict(r: WorkloadRow, floor: ReturnType<typeof syncFloor>): st
     ...(front === null ? [] : [front < lite ? `the front server served less than etcdlite (${times(front / etcd)} etcd), so it bounds nothing here` : `the front ceiling is ${times(front / etcd)} etcd and etcdlite reaches ${fmt((100 * lite) / front)} % of it`]),
     ...(growing === null ? [] : [`the sync floor is ${times(growing / etcd)} etcd`]),
   ]
-  return `${short}, and no measured ceiling is below the target: ${room.join('; ')}.${front !== null && front >= lite ? " The gap is in etcdlite's own work, above Node's HTTP/2 and the disk." : ''}`
+  const own = front !== null && front >= lite ? ` The gap is in etcdlite's own work, above Node's HTTP/2${growing === null ? '' : ' and the disk'}.` : ''
+  return `${short}, and no measured ceiling is below the target: ${room.join('; ')}.${own}`
 }
 
 function ceilingSection(rows: readonly WorkloadRow[], records: readonly BenchRecord[]): string {
