@@ -1,5 +1,6 @@
 // `npm run bench`: etcdlite against a real etcd on this machine, driven by etcd's own benchmark tool, with
-// the ceilings each workload can meet (Node's bare HTTP/2 front, the disk's sync rate), plus the figures only Node can give (start-up, memory, the embedded API, the informer, micro-benchmarks).
+// the ceilings each workload can meet (Node's bare HTTP/2 front, the disk's sync rate), plus the figures
+// only Node can give (start-up, memory, the embedded API, the informer, micro-benchmarks).
 // Writes bench/RESULTS.md, bench/results.jsonl and the charts in bench/results/. See bench/README.md.
 import { spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'

@@ -1,6 +1,6 @@
 // The servers under test, as child processes: the etcdlite CLI and the real etcd, each on a fresh temp data
 // dir on disk with its default (durable) settings and its client listener on port 0, and the front ceiling
-// server (bench/ceiling/front.ts: Node's HTTP/2 with canned answers, no data dir of its own). All log etcd's
+// server (bench/ceiling/front.ts: Node's HTTP/2 with canned answers; its data dir stays empty). All log etcd's
 // "serving client traffic" line once they serve; the bound address comes from it, and the time from spawn()
 // to that line is the server's start-up time.
 import { spawn, type ChildProcess } from 'node:child_process'
@@ -8,8 +8,8 @@ import { once } from 'node:events'
 import { createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { createInterface } from 'node:readline'
+import { fileURLToPath } from 'node:url'
 import { errorMessage } from '../../src/pkg/as-error.js'
 import { ETCDLITE_BIN, etcdServingAddress, referenceEtcdArgs } from '../../test/helpers/processes.js'
 
