@@ -1,5 +1,6 @@
-// `npm run bench`: etcdlite against a real etcd on this machine, driven by etcd's own benchmark tool, plus
-// the figures only Node can give (start-up, memory, the embedded API, the informer, micro-benchmarks).
+// `npm run bench`: etcdlite against a real etcd on this machine, driven by etcd's own benchmark tool, with
+// the ceilings each workload can meet (Node's bare HTTP/2 front, the disk's sync rate), plus the figures
+// only Node can give (start-up, memory, the embedded API, the informer, micro-benchmarks).
 // Writes bench/RESULTS.md, bench/results.jsonl and the charts in bench/results/. See bench/README.md.
 import { spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
@@ -12,12 +13,12 @@ import { errorMessage } from '../src/pkg/as-error.js'
 import { numberArg } from './lib/args.js'
 import { benchmarkPath, missingTool, runTool } from './lib/benchmark-tool.js'
 import { collectMeta, commandLine, endMeta } from './lib/machine.js'
-import type { BenchRecord, EmbeddedRecord, FirstOpenRecord, MicroRecord, ToolRecord } from './lib/records.js'
+import type { BenchRecord, EmbeddedRecord, FirstOpenRecord, MicroRecord, SyncFloorRecord, ToolRecord } from './lib/records.js'
 import { writeReport } from './lib/report.js'
-import { processRssMiB, startServer, type BenchServer, type ServerName } from './lib/servers.js'
+import { processRssMiB, startServer, type BenchServer, type Target } from './lib/servers.js'
 import { RANGE_KEY, selectWorkloads, toolArgs, WORKLOADS, type Workload } from './lib/workloads.js'
 
-const PARTS = ['tool', 'startup', 'embedded', 'informer', 'micro'] as const
+const PARTS = ['tool', 'ceilings', 'startup', 'embedded', 'informer', 'micro'] as const
 type Part = (typeof PARTS)[number]
 
 const HELP = `npm run bench -- [flags]
@@ -26,7 +27,8 @@ const HELP = `npm run bench -- [flags]
   --rounds N         rounds of the tool's workloads and of the embedded API (default 3; --quick: 1)
   --workloads LIST   comma-separated names (default all; see --list), or none
   --starts N         start-ups of each server, and fresh processes for the first openEtcd (default 5; --quick: 2)
-  --parts LIST       of ${PARTS.join(',')} (default all)
+  --parts LIST       of ${PARTS.join(',')} (default all); ceilings puts the front ceiling server
+                     beside the two servers in the tool's rounds and measures the disk's sync floor
   --quick            a smoke run: 1 round, a tenth of the requests, short Node measurements
   --out DIR          where RESULTS.md, results.jsonl and results/ go (default: bench/ of this checkout)
   --list             print the workloads and exit
@@ -71,11 +73,13 @@ const parts = new Set<Part>(values.parts === undefined ? PARTS : values.parts.sp
   return part
 }))
 const tool = benchmarkPath(values.benchmark)
-const runTheTool = parts.has('tool') && workloads.length > 0
+// The tool drives etcdlite and etcd for `tool`, and the front ceiling server for `ceilings`, in the same rounds.
+const targets: Target[] = [...(parts.has('tool') ? ['etcdlite', 'etcd'] as const : []), ...(parts.has('ceilings') ? ['front'] as const : [])]
+const runTheTool = targets.length > 0 && workloads.length > 0
 if (runTheTool) {
   const missing = missingTool(tool)
   if (missing !== undefined) {
-    process.stderr.write(`${missing}\n(or leave it out: --parts ${PARTS.filter((p) => p !== 'tool').join(',')})\n`)
+    process.stderr.write(`${missing}\n(or leave it out: --parts ${PARTS.filter((p) => p !== 'tool' && p !== 'ceilings').join(',')})\n`)
     process.exit(2)
   }
 }
@@ -97,7 +101,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   })
 }
 
-async function start(name: ServerName): Promise<BenchServer> {
+async function start(name: Target): Promise<BenchServer> {
   const s = await startServer(name, { etcdBin: values.etcd })
   live.add(s)
   return s
@@ -129,12 +133,14 @@ function recordsOf<T extends BenchRecord>(lines: readonly string[], type: T['typ
   return lines.filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as T).filter((r) => r.type === type)
 }
 
-/** One round of the tool's workloads: a fresh pair of servers, a warm-up pass, then each workload on A, then B. */
+/** One round of the tool's workloads: fresh servers, a warm-up pass, then each workload on A, then B (then the front). */
 async function toolRound(round: number): Promise<void> {
-  const servers = [await start('etcdlite'), await start('etcd')]
+  const servers: BenchServer[] = []
   try {
+    for (const t of targets) servers.push(await start(t))
     for (const s of servers) {
-      if (workloads.some((w) => w.needsRangeKey)) {
+      // The front answers every range with the key it asked for: it has nothing to put.
+      if (s.name !== 'front' && workloads.some((w) => w.needsRangeKey)) {
         const client = await connect({ endpoints: [s.endpoint] })
         await client.put({ key: RANGE_KEY, value: new Uint8Array(256).fill(0x61) })
         await client.close()
@@ -186,8 +192,9 @@ async function part(name: Part, fn: () => Promise<void>): Promise<void> {
 }
 
 try {
-  if (runTheTool) {
-    for (let round = 1; round <= rounds; round++) {
+  // The sync floor is measured after each round of the tool, so that it sees the disk as the servers saw it.
+  for (let round = 1; round <= rounds; round++) {
+    if (runTheTool) {
       try {
         await toolRound(round)
       } catch (e) {
@@ -195,6 +202,10 @@ try {
         log(`round ${round}: failed: ${errorMessage(e)}`)
       }
     }
+    await part('ceilings', async () => {
+      records.push(...recordsOf<SyncFloorRecord>(await runNode('ceiling/sync-floor.js', ['--seconds', quick ? '0.5' : '3', '--round', String(round)]), 'sync-floor'))
+      log(`[sync floor ${round}/${rounds}] done`)
+    })
   }
   await part('startup', () => startups(starts))
   await part('startup', async () => {

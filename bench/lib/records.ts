@@ -1,5 +1,5 @@
 // The JSON lines a run writes (bench/results.jsonl), one per measurement, and the report reads.
-import type { ServerName } from './servers.js'
+import type { ServerName, Target } from './servers.js'
 
 /** The machine, the versions and the command line of a run. */
 export interface MetaRecord {
@@ -25,7 +25,7 @@ export interface MetaRecord {
 export interface ToolRecord {
   readonly type: 'tool'
   readonly workload: string
-  readonly server: ServerName
+  readonly server: Target
   readonly round: number
   readonly perSecond: number | null
   readonly p99Ms: number | null
@@ -77,4 +77,14 @@ export interface MicroRecord {
   readonly samples: number
 }
 
-export type BenchRecord = MetaRecord | ToolRecord | StartupRecord | FirstOpenRecord | EmbeddedRecord | InformerRecord | MicroRecord
+/** Appends of a put-sized record, each fdatasync'd before the next, by one writer (bench/ceiling/sync-floor.ts). */
+export interface SyncFloorRecord {
+  readonly type: 'sync-floor'
+  readonly round: number
+  /** `growing`: appended to a file that grows (LevelDB's log); `preallocated`: written into a zero-filled file (etcd's WAL). */
+  readonly file: 'growing' | 'preallocated'
+  readonly recordBytes: number
+  readonly syncsPerSec: number
+}
+
+export type BenchRecord = MetaRecord | ToolRecord | StartupRecord | FirstOpenRecord | EmbeddedRecord | InformerRecord | MicroRecord | SyncFloorRecord

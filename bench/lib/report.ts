@@ -1,9 +1,9 @@
 // bench/RESULTS.md from a run's records: the machine, the acceptance table of etcd's benchmark tool (medians
-// of the rounds, ratio etcdlite/etcd), start-up and memory, the embedded API, the informer and the
-// micro-benchmarks, with SVG charts next to it. A pure function of its input apart from the files it writes.
+// of the rounds, ratio etcdlite/etcd), the measured ceilings and what each short workload meets, start-up and
+// memory, the embedded API, the informer and the micro-benchmarks, with SVG charts next to it. A pure function of its input apart from the files it writes.
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import type { BenchRecord, EmbeddedRecord, FirstOpenRecord, MetaRecord, MicroRecord, StartupRecord, ToolRecord } from './records.js'
+import type { BenchRecord, EmbeddedRecord, FirstOpenRecord, MetaRecord, MicroRecord, StartupRecord, SyncFloorRecord, ToolRecord } from './records.js'
 import type { ServerName } from './servers.js'
 import { medianOf } from './stats.js'
 import { renderBarChart, type BarChart, type ChartSeries } from './svg-chart.js'
@@ -40,6 +40,8 @@ export interface ReportInput {
 export interface WorkloadRow {
   readonly workload: Workload
   readonly perSecond: Record<ServerName, number | null>
+  /** The front ceiling server's median (bench/ceiling/front.ts); null when it was not run. */
+  readonly front: number | null
   readonly p99Ms: Record<ServerName, number | null>
   readonly runs: Record<ServerName, readonly (number | null)[]>
 }
@@ -54,6 +56,7 @@ export function workloadRows(workloads: readonly Workload[], records: readonly B
     return {
       workload,
       perSecond: { etcdlite: per('etcdlite'), etcd: per('etcd') },
+      front: medianOf(tool.filter((r) => r.workload === workload.name && r.server === 'front').map((r) => r.perSecond)),
       p99Ms: { etcdlite: p99('etcdlite'), etcd: p99('etcd') },
       runs: { etcdlite: of('etcdlite').map((r) => r.perSecond), etcd: of('etcd').map((r) => r.perSecond) },
     }
@@ -90,7 +93,7 @@ function toolSection(input: ReportInput, rows: readonly WorkloadRow[], charts: M
     `machine, and drives both with etcd's own benchmark tool. Before the round is measured each server gets the`,
     `selected workloads once at a tenth of their request counts, unmeasured, so that V8 has compiled`,
     `etcdlite's hot paths; then each workload runs on etcdlite, then on etcd (A, B, A, B…), on the same two`,
-    `servers, so a workload meets the keys the ones before it wrote. ${meta.rounds} round${meta.rounds === 1 ? '' : 's'}; each figure is the median`,
+    `servers, so a workload meets the keys the ones before it wrote${rows.some((r) => r.front !== null) ? ' (then on the front ceiling server: see Ceilings)' : ''}. ${meta.rounds} round${meta.rounds === 1 ? '' : 's'}; each figure is the median`,
     `of the rounds; ratio = etcdlite / etcd (> 1: etcdlite serves more); p99 is the 99th percentile of the`,
     `requests' round trips as the tool measures them (none for watch: the tool times each event from the`,
     `arrival of its response, on the client).${input.scale === 1 ? '' : ` Request counts × ${input.scale} (--quick).`}`,
@@ -116,16 +119,86 @@ function toolSection(input: ReportInput, rows: readonly WorkloadRow[], charts: M
   ]
   const group = (f: (r: WorkloadRow, s: ServerName) => number | null) => rows.map((r) => ({ label: r.workload.name, values: [f(r, 'etcdlite'), f(r, 'etcd')] }))
   charts.set('throughput', { title: "etcd's benchmark tool: requests (watch: events) per second", unit: 'per second, higher is better', series: SERIES, groups: group((r, s) => r.perSecond[s]) })
+  // With the ceilings part, the front ceiling over etcd beside each ratio: how far any Node front could go.
+  const withFront = rows.some((r) => r.front !== null)
+  const over = (a: number | null, b: number | null): number | null => (a === null || b === null || b === 0 ? null : a / b)
   charts.set('ratio', {
-    title: 'etcdlite / etcd, requests per second', unit: 'ratio, 1 = as fast as etcd', scale: 'linear', series: [SERIES[0] as ChartSeries],
-    groups: rows.map((r) => {
-      const a = r.perSecond.etcdlite
-      const b = r.perSecond.etcd
-      return { label: r.workload.name, values: [a === null || b === null || b === 0 ? null : a / b] }
-    }),
+    title: withFront ? 'etcdlite / etcd, and the front ceiling / etcd' : 'etcdlite / etcd, requests per second', unit: 'ratio, 1 = as fast as etcd', scale: 'linear',
+    series: withFront ? [SERIES[0] as ChartSeries, { name: 'front ceiling', color: '#e39b2a' }] : [SERIES[0] as ChartSeries],
+    groups: rows.map((r) => ({
+      label: r.workload.name,
+      values: [over(r.perSecond.etcdlite, r.perSecond.etcd), ...(withFront ? [over(r.front, r.perSecond.etcd)] : [])],
+    })),
   })
   charts.set('p99', { title: 'p99 latency', unit: 'ms, lower is better', series: SERIES, groups: group((r, s) => r.p99Ms[s]).filter((_, i) => rows[i]?.workload.latency === true) })
   return lines.join('\n')
+}
+
+/** The sync floor's median for each kind of file, null where it was not measured. */
+export function syncFloor(records: readonly BenchRecord[]): Record<SyncFloorRecord['file'], number | null> & { recordBytes: number | null } {
+  const floor = records.filter((r): r is SyncFloorRecord => r.type === 'sync-floor')
+  const of = (file: SyncFloorRecord['file']): number | null => medianOf(floor.filter((r) => r.file === file).map((r) => r.syncsPerSec))
+  return { growing: of('growing'), preallocated: of('preallocated'), recordBytes: floor[0]?.recordBytes ?? null }
+}
+
+const times = (x: number): string => `${x.toFixed(2)}×`
+
+/**
+ * What stops a workload short of its acceptance figure, worded from the figures: the measured ceilings that
+ * are below the target, or, when none is, that the gap is etcdlite's own. Undefined when it meets the target.
+ */
+export function verdict(r: WorkloadRow, floor: ReturnType<typeof syncFloor>): string | undefined {
+  const { workload: w, front } = r
+  const { etcdlite: lite, etcd } = r.perSecond
+  const head = `**${w.title}**`
+  // Neither figure: the servers were not run (`--parts ceilings` alone), so there is nothing to explain.
+  if (lite === null && etcd === null) return undefined
+  if (lite === null || etcd === null || etcd === 0) return `${head}: no figure for ${lite === null ? 'etcdlite' : 'etcd'}, so no verdict.`
+  if (lite / etcd >= w.target) return undefined
+  const short = `${head} is at ${times(lite / etcd)} etcd, short of ${times(w.target)}`
+  const limits: string[] = []
+  // A front that served less than etcdlite bounds nothing: that run of it was disturbed, or it lacks a trick etcdlite has.
+  if (front !== null && front >= lite && front / etcd < w.target) {
+    const resets = w.resetsEachCall === true
+      ? "; this figure includes the reconnects bare node:http2 forces on the client, as nghttp2 closes a connection after about 1,000 cancelled streams, which etcdlite's own front avoids by reading each connection's frames first"
+      : ''
+    limits.push(`the Node HTTP/2 front: a bare \`node:http2\` server answering with canned bytes serves ${fmt(front)} ${w.unit}, ${times(front / etcd)} etcd, so no server on Node's HTTP/2 reaches ${times(w.target)} here (etcdlite is at ${fmt((100 * lite) / front)} % of that ceiling${resets})`)
+  }
+  const growing = w.syncBound ? floor.growing : null
+  if (growing !== null && growing / etcd < w.target) {
+    const pre = floor.preallocated === null ? '' : ` (into a preallocated file, as etcd's WAL writes: ${fmt(floor.preallocated)}/s)`
+    limits.push(`the durability floor: one writer appending a ${fmt(floor.recordBytes)}-byte record to a growing file and fdatasync-ing it, as LevelDB's log does, reaches ${fmt(growing)} commits/s${pre}, ${times(growing / etcd)} etcd, and with one client every put waits for one such commit`)
+  }
+  if (limits.length > 0) return `${short}; it meets a measured ceiling: ${limits.join('; and ')}.`
+  if (front === null && growing === null) return `${short}; no ceiling was measured for it (\`--parts tool,ceilings\`).`
+  const room = [
+    ...(front === null ? [] : [front < lite ? `the front server served less than etcdlite (${times(front / etcd)} etcd), so it bounds nothing here` : `the front ceiling is ${times(front / etcd)} etcd and etcdlite reaches ${fmt((100 * lite) / front)} % of it`]),
+    ...(growing === null ? [] : [`the sync floor is ${times(growing / etcd)} etcd`]),
+  ]
+  const own = front !== null && front >= lite ? ` The gap is in etcdlite's own work, above Node's HTTP/2${growing === null ? '' : ' and the disk'}.` : ''
+  return `${short}, and no measured ceiling is below the target: ${room.join('; ')}.${own}`
+}
+
+function ceilingSection(rows: readonly WorkloadRow[], records: readonly BenchRecord[]): string {
+  const floor = syncFloor(records)
+  if (rows.every((r) => r.front === null) && floor.growing === null) return 'Not run (`--parts` without `ceilings`).'
+  const over = (x: number | null, r: WorkloadRow): string => ratio(x, r.perSecond.etcd)
+  const floorText = floor.growing === null
+    ? 'The sync floor was not measured.'
+    : `The sync floor (\`bench/ceiling/sync-floor.ts\`, in a child process, median of the rounds): one writer appending a ${fmt(floor.recordBytes)}-byte record and fdatasync-ing it before the next reaches ${fmt(floor.growing)} commits/s on a growing file, as LevelDB's log (etcdlite's store) grows, and ${fmt(floor.preallocated)} commits/s into a preallocated, zero-filled file, as etcd's WAL writes into its segments. With one client a put waits for one such commit, so it bounds put with 1 client; with more clients one commit carries many puts.`
+  const verdicts = rows.flatMap((r) => verdict(r, floor) ?? [])
+  return [
+    "The front ceiling (`bench/ceiling/front.ts`) is a gRPC server on bare `node:http2` (no grpc-js, no storage) in a process of its own, driven in the same rounds by the same tool with the same arguments as the two servers: it answers each call with canned, valid protobuf in real gRPC framing, keeps a revision, the leases it granted and its watchers, and fans each put out to the watchers of its key. What it serves is the most a server on Node's HTTP/2, in one process as etcdlite is, can serve that workload on this machine.",
+    '',
+    table(['workload', 'target', 'etcdlite / etcd', 'front ceiling', 'front / etcd', 'etcdlite / front', 'sync floor / etcd (growing, preallocated)', 'short of target?'], rows.map((r) => [
+      r.workload.title, times(r.workload.target), ratio(r.perSecond.etcdlite, r.perSecond.etcd), fmt(r.front), over(r.front, r),
+      ratio(r.perSecond.etcdlite, r.front), r.workload.syncBound ? `${over(floor.growing, r)}, ${over(floor.preallocated, r)}` : '–',
+      r.perSecond.etcdlite === null || r.perSecond.etcd === null ? '–' : r.perSecond.etcdlite / r.perSecond.etcd >= r.workload.target ? 'no' : 'yes',
+    ]), ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'l']),
+    '',
+    floorText,
+    ...(verdicts.length === 0 ? [] : ['', ...verdicts.flatMap((v) => [v, ''])].slice(0, -1)),
+  ].join('\n')
 }
 
 function nodeSection(records: readonly BenchRecord[], charts: Map<string, BarChart>): string {
@@ -197,6 +270,10 @@ export function buildReport(input: ReportInput): { markdown: string; charts: Map
     "## etcd's benchmark tool: etcdlite vs etcd",
     '',
     toolSection(input, rows, charts),
+    '',
+    '## Ceilings: what stops a workload short of its target',
+    '',
+    ceilingSection(rows, input.records),
     '',
     '## Start-up, memory and the embedded API',
     '',

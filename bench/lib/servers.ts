@@ -1,5 +1,6 @@
 // The servers under test, as child processes: the etcdlite CLI and the real etcd, each on a fresh temp data
-// dir on disk with its default (durable) settings and its client listener on port 0. Both log etcd's
+// dir on disk with its default (durable) settings and its client listener on port 0, and the front ceiling
+// server (bench/ceiling/front.ts: Node's HTTP/2 with canned answers; its data dir stays empty). All log etcd's
 // "serving client traffic" line once they serve; the bound address comes from it, and the time from spawn()
 // to that line is the server's start-up time.
 import { spawn, type ChildProcess } from 'node:child_process'
@@ -8,14 +9,19 @@ import { createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
+import { fileURLToPath } from 'node:url'
 import { errorMessage } from '../../src/pkg/as-error.js'
 import { ETCDLITE_BIN, etcdServingAddress, referenceEtcdArgs } from '../../test/helpers/processes.js'
 
 export type ServerName = 'etcdlite' | 'etcd'
+/** What etcd's benchmark tool is pointed at: a server under test, or the front ceiling server. */
+export type Target = ServerName | 'front'
+
+const FRONT_BIN = fileURLToPath(new URL('../ceiling/front.js', import.meta.url))
 
 /** A running server whose data dir this module created and removes. */
 export interface BenchServer {
-  readonly name: ServerName
+  readonly name: Target
   /** host:port for gRPC clients. */
   readonly endpoint: string
   readonly pid: number
@@ -42,13 +48,16 @@ export interface ServerLaunch {
 const running = (proc: ChildProcess): boolean => proc.exitCode === null && proc.signalCode === null
 
 /** Start `name` on a fresh temp data dir and resolve once it serves clients. */
-export async function startServer(name: ServerName, launch: ServerLaunch = {}): Promise<BenchServer> {
+export async function startServer(name: Target, launch: ServerLaunch = {}): Promise<BenchServer> {
   const dataDir = mkdtempSync(join(tmpdir(), `${name}-bench-`))
   const args = launch.args ?? []
   const t0 = performance.now()
+  const node = (script: string, scriptArgs: readonly string[]): ChildProcess =>
+    spawn(process.execPath, [...(launch.nodeArgs ?? []), script, ...scriptArgs, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
   const proc = name === 'etcd'
     ? spawn(launch.etcdBin ?? 'etcd', referenceEtcdArgs(dataDir, args), { stdio: ['ignore', 'pipe', 'pipe'] })
-    : spawn(process.execPath, [...(launch.nodeArgs ?? []), ETCDLITE_BIN, '--listen-client-urls', 'http://127.0.0.1:0', '--data-dir', dataDir, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
+    : name === 'front' ? node(FRONT_BIN, ['--port', '0'])
+    : node(ETCDLITE_BIN, ['--listen-client-urls', 'http://127.0.0.1:0', '--data-dir', dataDir])
   if (launch.output !== undefined) {
     const out = createWriteStream(launch.output, { flags: 'a' })
     // The copy is a diagnostic: a file that cannot be written must not take the run down.

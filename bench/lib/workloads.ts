@@ -25,6 +25,12 @@ export interface Workload {
    * from the arrival of the response that carried it, on the client, which says nothing of the server.
    */
   readonly latency: boolean
+  /** The acceptance figure: etcdlite / etcd must reach it (1.2× for writes, keep-alives and watch; 1.5× for reads and txns). */
+  readonly target: number
+  /** One client writing: each request waits for a sync of its own, so the sync floor bounds it (no group commit). */
+  readonly syncBound: boolean
+  /** The tool cancels each call's stream (lease keep-alive): nghttp2 closes a connection after ~1,000 resets. */
+  readonly resetsEachCall?: boolean
 }
 
 const PUT_TAIL = ['--key-space-size', '100000', '--val-size', '256'] as const
@@ -34,11 +40,11 @@ function clients(conns: number, n: number): string[] {
 }
 
 function put(name: string, title: string, conns: number, n: number, total: number): Workload {
-  return { name, title, unit: 'requests/s', args: [...clients(conns, n), 'put'], totalFlag: '--total', total, tail: PUT_TAIL, needsRangeKey: false, latency: true }
+  return { name, title, unit: 'requests/s', args: [...clients(conns, n), 'put'], totalFlag: '--total', total, tail: PUT_TAIL, needsRangeKey: false, latency: true, target: 1.2, syncBound: n === 1 }
 }
 
 function range(name: string, title: string, conns: number, n: number, total: number): Workload {
-  return { name, title, unit: 'requests/s', args: [...clients(conns, n), 'range', RANGE_KEY], totalFlag: '--total', total, tail: [], needsRangeKey: true, latency: true }
+  return { name, title, unit: 'requests/s', args: [...clients(conns, n), 'range', RANGE_KEY], totalFlag: '--total', total, tail: [], needsRangeKey: true, latency: true, target: 1.5, syncBound: false }
 }
 
 export const WORKLOADS: readonly Workload[] = [
@@ -48,13 +54,19 @@ export const WORKLOADS: readonly Workload[] = [
   range('range-1', 'range 1 key, 1 client', 1, 1, 10_000),
   range('range-16', 'range 1 key, 16 clients / 2 conns', 2, 16, 50_000),
   range('range-100', 'range 1 key, 100 clients / 10 conns', 10, 100, 100_000),
-  { name: 'txn-put-16', title: 'txn-put, 16 clients / 2 conns', unit: 'requests/s', args: [...clients(2, 16), 'txn-put'], totalFlag: '--total', total: 20_000, tail: PUT_TAIL, needsRangeKey: false, latency: true },
-  { name: 'lease-keepalive-16', title: 'lease keep-alive, 16 clients / 2 conns', unit: 'requests/s', args: [...clients(2, 16), 'lease-keepalive'], totalFlag: '--total', total: 20_000, tail: [], needsRangeKey: false, latency: true },
+  {
+    name: 'txn-put-16', title: 'txn-put, 16 clients / 2 conns', unit: 'requests/s', args: [...clients(2, 16), 'txn-put'], totalFlag: '--total', total: 20_000, tail: PUT_TAIL,
+    needsRangeKey: false, latency: true, target: 1.5, syncBound: false,
+  },
+  {
+    name: 'lease-keepalive-16', title: 'lease keep-alive, 16 clients / 2 conns', unit: 'requests/s', args: [...clients(2, 16), 'lease-keepalive'], totalFlag: '--total', total: 20_000, tail: [],
+    needsRangeKey: false, latency: true, target: 1.2, syncBound: false, resetsEachCall: true,
+  },
   {
     name: 'watch', title: 'watch, 10 streams × 100 watchers of 1 key', unit: 'events/s',
     args: [...clients(10, 100), 'watch', '--streams', '10', '--watch-per-stream', '100'], totalFlag: '--put-total', total: 5000,
     // Without --put-rate the tool panics on a zero-burst rate limiter.
-    tail: ['--put-rate', '100000', '--key-space-size', '1'], needsRangeKey: false, latency: false,
+    tail: ['--put-rate', '100000', '--key-space-size', '1'], needsRangeKey: false, latency: false, target: 1.2, syncBound: false,
   },
 ]
 

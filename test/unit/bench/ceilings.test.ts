@@ -1,0 +1,115 @@
+// The ceilings part of the bench, without the tool: the front ceiling server answers etcdlite's own gRPC
+// client (so its canned bytes are valid protobuf in valid gRPC framing, and its answers consistent), the
+// wire helpers read what they write, and the report words each short workload from its figures.
+import { describe, it } from 'node:test'
+import assert from 'node:assert/strict'
+import { once } from 'node:events'
+import { connect as h2connect, type IncomingHttpHeaders } from 'node:http2'
+import { connect } from '../../../src/index.js'
+import { startFrontServer } from '../../../bench/ceiling/front-server.js'
+import { bytes, bytesField, fields, intField, msg, uint } from '../../../bench/ceiling/pb.js'
+import type { BenchRecord } from '../../../bench/lib/records.js'
+import { buildReport, syncFloor, verdict, workloadRows } from '../../../bench/lib/report.js'
+import { selectWorkloads } from '../../../bench/lib/workloads.js'
+
+const enc = new TextEncoder()
+
+describe('front ceiling server', () => {
+  it('answers put, range, txn, lease grant and keep-alive, and fans a put out to the watchers of its key', async () => {
+    const front = await startFrontServer()
+    const client = await connect({ endpoints: [front.address] })
+    try {
+      const ws = client.watchStream()
+      ws.send({ type: 'create', request: { key: enc.encode('w') } })
+      ws.send({ type: 'create', request: { key: enc.encode('w') } })
+      const created = [(await ws.next()).value, (await ws.next()).value]
+      assert.deepEqual(created.map((r) => [r?.created, r?.watchId]), [[true, 0], [true, 1]])
+      const put = await client.put({ key: enc.encode('w'), value: enc.encode('v') })
+      await client.put({ key: enc.encode('other'), value: enc.encode('v') })
+      const seen = [(await ws.next()).value, (await ws.next()).value]
+      assert.deepEqual(seen.map((r) => [r?.watchId, r?.events[0]?.kv.modRevision, Buffer.from(r?.events[0]?.kv.value ?? []).toString()]), [[0, put.header.revision, 'v'], [1, put.header.revision, 'v']])
+      ws.send({ type: 'cancel', watchId: 0 })
+      assert.equal((await ws.next()).value?.canceled, true)
+      ws.close()
+      const range = await client.range({ key: enc.encode('k') })
+      assert.deepEqual([range.count, Buffer.from(range.kvs[0]?.key ?? []).toString(), range.kvs[0]?.value.length], [1, 'k', 256])
+      const txn = await client.txn({ success: [{ type: 'put', request: { key: enc.encode('t'), value: enc.encode('x') } }] })
+      assert.deepEqual([txn.succeeded, txn.responses.map((r) => r.type), txn.header.revision], [true, ['put'], put.header.revision + 2], 'the put of another key took a revision too')
+      const lease = await client.leaseGrant({ ttl: 100 })
+      assert.equal(lease.ttl, 100)
+      const ka = await client.leaseKeepAliveOnce({ id: lease.id })
+      assert.deepEqual([ka.id, ka.ttl], [lease.id, 100])
+    } finally {
+      await client.close()
+      await front.close()
+    }
+  })
+
+  it('ends a call it cannot read with INTERNAL and an unknown method with UNIMPLEMENTED, and goes on serving', async () => {
+    const front = await startFrontServer()
+    const session = h2connect(`http://${front.address}`)
+    const call = async (path: string, body: Uint8Array): Promise<string | undefined> => {
+      const stream = session.request({ ':method': 'POST', ':path': path, 'content-type': 'application/grpc' })
+      const status = new Promise<string | undefined>((resolve) => {
+        const read = (h: IncomingHttpHeaders): void => void (h['grpc-status'] !== undefined && resolve(String(h['grpc-status'])))
+        stream.on('response', read)
+        stream.on('trailers', read)
+        stream.once('close', () => resolve(undefined))
+      })
+      stream.resume()
+      stream.end(Buffer.concat([Buffer.from([0, 0, 0, 0, body.length]), body]))
+      await once(stream, 'close')
+      return status
+    }
+    try {
+      assert.equal(await call('/etcdserverpb.KV/Put', Uint8Array.of(0x0a, 5, 1)), '13')
+      assert.equal(await call('/etcdserverpb.KV/Compact', new Uint8Array(0)), '12')
+      assert.equal(await call('/etcdserverpb.KV/Put', msg(bytes(1, enc.encode('k')))), '0')
+    } finally {
+      session.close()
+      await front.close()
+    }
+  })
+
+  it('reads back the fields it writes, negative int64s included, and refuses malformed input', () => {
+    const m = msg(uint(1, 300), bytes(2, enc.encode('ab')), uint(3, -1), uint(4, 0), uint(5, true))
+    const fs = fields(m)
+    assert.deepEqual([intField(fs, 1), Buffer.from(bytesField(fs, 2)).toString(), intField(fs, 3), intField(fs, 4), intField(fs, 5)], [300n, 'ab', 2n ** 64n - 1n, 0n, 1n])
+    assert.throws(() => fields(Uint8Array.of(0x0a, 5, 1)), TypeError)
+    assert.throws(() => fields(Uint8Array.of(0x08, 0x80)), TypeError)
+  })
+})
+
+describe('ceilings report', () => {
+  const tool = (workload: string, server: 'etcd' | 'etcdlite' | 'front', perSecond: number): BenchRecord => ({ type: 'tool', workload, server, round: 1, perSecond, p99Ms: null })
+  const floor = (file: 'growing' | 'preallocated', syncsPerSec: number): BenchRecord => ({ type: 'sync-floor', round: 1, file, recordBytes: 320, syncsPerSec })
+  const records: BenchRecord[] = [
+    tool('put-1', 'etcdlite', 800), tool('put-1', 'etcd', 1000), tool('put-1', 'front', 5000), floor('growing', 1100), floor('preallocated', 1400),
+    tool('range-16', 'etcdlite', 6000), tool('range-16', 'etcd', 5000), tool('range-16', 'front', 7000),
+    tool('lease-keepalive-16', 'etcdlite', 4000), tool('lease-keepalive-16', 'etcd', 10_000), tool('lease-keepalive-16', 'front', 30_000),
+    tool('watch', 'etcdlite', 1_900_000), tool('watch', 'etcd', 1_500_000), tool('watch', 'front', 2_000_000),
+    tool('txn-put-16', 'etcdlite', 3000), tool('txn-put-16', 'etcd', 2500), tool('txn-put-16', 'front', 2800),
+  ]
+  const rows = workloadRows(selectWorkloads('put-1,range-16,lease-keepalive-16,watch,txn-put-16'), records)
+  const [put, range, txn, lease, watch] = rows.map((r) => verdict(r, syncFloor(records)))
+
+  it('names the ceiling a short workload meets, or says none is below the target, from the figures', () => {
+    assert.match(put ?? '', /put, 1 client\*\* is at 0\.80× etcd, short of 1\.20×; it meets a measured ceiling: the durability floor: .* 1,100 commits\/s \(into a preallocated file, as etcd's WAL writes: 1,400\/s\), 1\.10× etcd/)
+    assert.doesNotMatch(put ?? '', /Node HTTP\/2 front/, 'the front (5×) is not what stops it')
+    assert.match(range ?? '', /short of 1\.50×; it meets a measured ceiling: the Node HTTP\/2 front: .* 7,000 requests\/s, 1\.40× etcd, .*\(etcdlite is at 86 % of that ceiling/)
+    assert.match(lease ?? '', /0\.40× etcd, short of 1\.20×, and no measured ceiling is below the target: the front ceiling is 3\.00× etcd and etcdlite reaches 13 % of it\. The gap is in etcdlite's own work, above Node's HTTP\/2\.$/)
+    assert.equal(watch, undefined, 'meets its target: no paragraph')
+    assert.match(txn ?? '', /1\.20× etcd, short of 1\.50×, and no measured ceiling is below the target: the front server served less than etcdlite \(1\.12× etcd\), so it bounds nothing here\.$/)
+  })
+
+  it('puts the ceilings table and the paragraphs in RESULTS.md, and says when the part did not run', () => {
+    const meta = { type: 'meta', date: 'd', command: 'c', cpu: 'x', cores: 2, ramGiB: 1, kernel: 'k', node: 'n', etcd: 'e', etcdlite: 'l', benchmark: 'b', loadAvgStart: [0], loadAvgEnd: [0], rounds: 1, quick: false } as const
+    const workloads = selectWorkloads('put-1,range-16,lease-keepalive-16,watch')
+    const { markdown } = buildReport({ meta, records, workloads, scale: 1, problems: [] })
+    assert.ok(markdown.includes('| put, 1 client | 1.20× | 0.80× | 5,000 | 5.00× | 0.16× | 1.10×, 1.40× | yes |'), markdown)
+    assert.ok(markdown.includes('| watch, 10 streams × 100 watchers of 1 key | 1.20× | 1.27× | 2,000,000 | 1.33× | 0.95× | – | no |'), markdown)
+    assert.ok(markdown.includes(put ?? '?') && markdown.includes(lease ?? '?'))
+    const without = buildReport({ meta, records: records.filter((r) => r.type === 'tool' && r.server !== 'front'), workloads, scale: 1, problems: [] }).markdown
+    assert.ok(without.includes('Not run (`--parts` without `ceilings`).'))
+  })
+})
