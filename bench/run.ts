@@ -167,17 +167,35 @@ async function toolRound(round: number): Promise<void> {
   }
 }
 
-/** Start each CLI on an empty data dir, alternating; the time to serving and the RSS once idle. */
+/**
+ * Start each CLI on an empty data dir, and the two floors under etcdlite's start (node/startup-floor.ts),
+ * alternating; the time to serving (to "ready" for a floor) and the RSS once idle.
+ */
 async function startups(n: number): Promise<void> {
   for (let round = 1; round <= n; round++) {
-    for (const name of ['etcdlite', 'etcd'] as const) {
-      const s = await start(name)
+    for (const name of ['etcdlite', 'etcd', 'node', 'node+libs'] as const) {
+      const s = name === 'node' || name === 'node+libs' ? await startFloor(name === 'node' ? 'node' : 'libs') : await start(name)
       await sleep(2000)
       records.push({ type: 'startup', server: name, round, readyMs: s.readyMs, idleRssMiB: processRssMiB(s.pid) ?? null })
       log(`[start-up ${round}/${n}] ${name}: ${s.readyMs.toFixed(0)} ms`)
-      await stop(s)
+      await ('dispose' in s ? stop(s) : s.stop())
     }
   }
+}
+
+/** A start-up floor process: spawned until it prints "ready". */
+async function startFloor(mode: 'node' | 'libs'): Promise<{ readonly readyMs: number; readonly pid: number; stop(): Promise<void> }> {
+  const t0 = performance.now()
+  const proc = spawn(process.execPath, [fileURLToPath(new URL('node/startup-floor.js', import.meta.url)), mode], { stdio: ['ignore', 'pipe', 'inherit'] })
+  const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()))
+  await new Promise<void>((resolve, reject) => {
+    proc.stdout.on('data', (d: Buffer) => void (d.toString().includes('ready') && resolve()))
+    proc.once('error', reject)
+    void exited.then(() => reject(new Error(`startup-floor ${mode} exited before it was ready`)))
+  })
+  const readyMs = performance.now() - t0
+  if (proc.pid === undefined) throw new Error('startup-floor: no pid')
+  return { readyMs, pid: proc.pid, stop: async () => void (proc.kill('SIGTERM'), await exited) }
 }
 
 /** Run `part` if selected; a failure is reported, and the run goes on with the next part. */

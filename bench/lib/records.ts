@@ -32,10 +32,14 @@ export interface ToolRecord {
   readonly error?: string
 }
 
-/** One start of a CLI server on an empty data dir: spawn to serving, and its RSS once idle. */
+/**
+ * One start of a CLI server on an empty data dir (spawn to serving), or of a floor under etcdlite's start
+ * (bench/node/startup-floor.ts: an empty node, or node with grpc-js and LevelDB loaded and a server bound),
+ * and its RSS once idle.
+ */
 export interface StartupRecord {
   readonly type: 'startup'
-  readonly server: ServerName
+  readonly server: ServerName | 'node' | 'node+libs'
   readonly round: number
   readonly readyMs: number
   readonly idleRssMiB: number | null

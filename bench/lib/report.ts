@@ -207,8 +207,13 @@ function nodeSection(records: readonly BenchRecord[], charts: Map<string, BarCha
   const embedded = records.filter((r): r is EmbeddedRecord => r.type === 'embedded')
   const out: string[] = []
   if (startup.length > 0) {
-    const ready = (s: ServerName): number | null => medianOf(startup.filter((r) => r.server === s).map((r) => r.readyMs))
-    const rss = (s: ServerName): number | null => medianOf(startup.filter((r) => r.server === s).map((r) => r.idleRssMiB))
+    type Started = StartupRecord['server']
+    const ready = (s: Started): number | null => medianOf(startup.filter((r) => r.server === s).map((r) => r.readyMs))
+    const rss = (s: Started): number | null => medianOf(startup.filter((r) => r.server === s).map((r) => r.idleRssMiB))
+    const floors: string[][] = (['node', 'node+libs'] as const).filter((f) => ready(f) !== null).map((f) => [
+      f === 'node' ? 'floor: an empty node process' : 'floor: node with grpc-js and LevelDB loaded, a server bound',
+      `${fmt(ready(f))} ms`, ratio(ready(f), ready('etcd')), `${fmt(rss(f), 1)} MiB`, ratio(rss(f), rss('etcd')),
+    ])
     const n = startup.filter((r) => r.server === 'etcdlite').length
     out.push(
       `Start-up: spawn of the command on an empty data dir until it logs that it serves clients; idle RSS: the`,
@@ -216,7 +221,13 @@ function nodeSection(records: readonly BenchRecord[], charts: Map<string, BarCha
       table(['', 'etcdlite', 'etcd', 'etcdlite / etcd'], [
         ['start-up to serving', `${fmt(ready('etcdlite'))} ms`, `${fmt(ready('etcd'))} ms`, ratio(ready('etcdlite'), ready('etcd'))],
         ['idle RSS after start', `${fmt(rss('etcdlite'), 1)} MiB`, `${fmt(rss('etcd'), 1)} MiB`, ratio(rss('etcdlite'), rss('etcd'))],
-      ], ['l', 'r', 'r', 'r']), '', '![start-up](results/startup.svg)', '',
+      ], ['l', 'r', 'r', 'r']), '',
+      ...(floors.length === 0 ? [] : [
+        'What any server written on Node with these libraries pays before its own code runs (`bench/node/startup-floor.ts`),',
+        'started in the same alternation:', '',
+        table(['', 'start-up', '/ etcd', 'idle RSS', '/ etcd'], floors, ['l', 'r', 'r', 'r', 'r']), '',
+      ]),
+      '![start-up](results/startup.svg)', '',
     )
     charts.set('startup', { title: 'Start-up on an empty data dir, until serving', unit: 'ms, lower is better', series: SERIES, groups: [{ label: 'start-up', values: [ready('etcdlite'), ready('etcd')] }] })
   }
