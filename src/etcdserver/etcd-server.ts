@@ -102,7 +102,7 @@ export class EtcdServer implements WatchHost {
     return this.opts.metrics
   }
 
-  /** etcd's --max-txn-ops, which also bounds how deep a txn can nest (grpc/txn-codec.ts). */
+  /** etcd's --max-txn-ops, which also bounds how deep a txn can nest (wire/txn.ts). */
   get maxTxnOps(): number {
     return this.opts.maxTxnOps
   }
