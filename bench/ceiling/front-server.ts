@@ -201,7 +201,9 @@ export async function startFrontServer(port = 0, host = '127.0.0.1'): Promise<Fr
     })
   }
 
-  const server: Http2Server = createServer()
+  // As grpc-js configures every server (etcdlite's too): no cap on a session's outbound buffer. Under node:http2's
+  // default of 10 MB, a watch fan-out that outruns its readers has new streams refused with ENHANCE_YOUR_CALM.
+  const server: Http2Server = createServer({ maxSessionMemory: Number.MAX_SAFE_INTEGER })
   // As Go's net package and etcdlite's listener do: a response is not held back waiting for an ACK.
   server.on('connection', (socket: Socket) => socket.setNoDelay(true))
   server.on('stream', (stream, headers) => {
