@@ -15,7 +15,7 @@ import { benchmarkPath, missingTool, runTool } from './lib/benchmark-tool.js'
 import { collectMeta, commandLine, endMeta } from './lib/machine.js'
 import type { BenchRecord, EmbeddedRecord, FirstOpenRecord, MicroRecord, SyncFloorRecord, ToolRecord } from './lib/records.js'
 import { writeReport } from './lib/report.js'
-import { processRssMiB, startServer, type BenchServer, type Target } from './lib/servers.js'
+import { isFront, processRssMiB, startServer, type BenchServer, type Target } from './lib/servers.js'
 import { RANGE_KEY, selectWorkloads, toolArgs, WORKLOADS, type Workload } from './lib/workloads.js'
 
 const PARTS = ['tool', 'ceilings', 'startup', 'embedded', 'informer', 'micro'] as const
@@ -73,8 +73,9 @@ const parts = new Set<Part>(values.parts === undefined ? PARTS : values.parts.sp
   return part
 }))
 const tool = benchmarkPath(values.benchmark)
-// The tool drives etcdlite and etcd for `tool`, and the front ceiling server for `ceilings`, in the same rounds.
-const targets: Target[] = [...(parts.has('tool') ? ['etcdlite', 'etcd'] as const : []), ...(parts.has('ceilings') ? ['front'] as const : [])]
+// The tool drives etcdlite and etcd for `tool`, and the front ceiling server, bare and behind etcdlite's own
+// HTTP/2 front, for `ceilings`, in the same rounds.
+const targets: Target[] = [...(parts.has('tool') ? ['etcdlite', 'etcd'] as const : []), ...(parts.has('ceilings') ? ['front', 'front-filtered'] as const : [])]
 const runTheTool = targets.length > 0 && workloads.length > 0
 if (runTheTool) {
   const missing = missingTool(tool)
@@ -133,14 +134,14 @@ function recordsOf<T extends BenchRecord>(lines: readonly string[], type: T['typ
   return lines.filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as T).filter((r) => r.type === type)
 }
 
-/** One round of the tool's workloads: fresh servers, a warm-up pass, then each workload on A, then B (then the front). */
+/** One round of the tool's workloads: fresh servers, a warm-up pass, then each workload on A, then B (then the fronts). */
 async function toolRound(round: number): Promise<void> {
   const servers: BenchServer[] = []
   try {
     for (const t of targets) servers.push(await start(t))
     for (const s of servers) {
-      // The front answers every range with the key it asked for: it has nothing to put.
-      if (s.name !== 'front' && workloads.some((w) => w.needsRangeKey)) {
+      // A front answers every range with the key it asked for: it has nothing to put.
+      if (!isFront(s.name) && workloads.some((w) => w.needsRangeKey)) {
         const client = await connect({ endpoints: [s.endpoint] })
         await client.put({ key: RANGE_KEY, value: new Uint8Array(256).fill(0x61) })
         await client.close()

@@ -13,8 +13,15 @@
 // call, so there the client reconnects about once per thousand calls per connection, and the figure
 // includes those reconnects, as it would for any server on bare node:http2 (etcdlite's own front takes the
 // resets in JavaScript instead, at a cost on every chunk it reads).
+//
+// Started with `filtered`, every connection goes through etcdlite's own HTTP/2 front first
+// (src/grpc/http2-front.ts: the frame filter, the reset takeover, etcd's keep-alive policy at its default
+// minimum time, as the CLI runs it): the most a server behind that front can serve, so the cost of the
+// front itself shows as the gap between the two.
 import { createServer, type Http2Server, type ServerHttp2Session, type ServerHttp2Stream } from 'node:http2'
-import type { AddressInfo, Socket } from 'node:net'
+import { createServer as createNetServer, type AddressInfo, type Server, type Socket } from 'node:net'
+import { frontConnection, type FrontConnection } from '../../src/grpc/http2-front.js'
+import { DEFAULT_KEEPALIVE_MIN_TIME_MS } from '../../src/grpc/keepalive-enforcement.js'
 import { bytes, bytesField, fields, intField, msg, uint, type Field } from './pb.js'
 
 const CLUSTER_ID = 0x1c0ffee
@@ -89,7 +96,15 @@ export interface FrontServer {
   close(): Promise<void>
 }
 
-export async function startFrontServer(port = 0, host = '127.0.0.1'): Promise<FrontServer> {
+export interface FrontServerOptions {
+  readonly port?: number
+  readonly host?: string
+  /** Put each connection behind etcdlite's own HTTP/2 front (see the file comment). */
+  readonly filtered?: boolean
+}
+
+export async function startFrontServer(opts: FrontServerOptions = {}): Promise<FrontServer> {
+  const { port = 0, host = '127.0.0.1', filtered = false } = opts
   let revision = 1
   let lastLease = 0x694d71ddc9a3b000n
   const leases = new Map<bigint, bigint>()
@@ -205,7 +220,17 @@ export async function startFrontServer(port = 0, host = '127.0.0.1'): Promise<Fr
   // default of 10 MB, a watch fan-out that outruns its readers has new streams refused with ENHANCE_YOUR_CALM.
   const server: Http2Server = createServer({ maxSessionMemory: Number.MAX_SAFE_INTEGER })
   // As Go's net package and etcdlite's listener do: a response is not held back waiting for an ACK.
-  server.on('connection', (socket: Socket) => socket.setNoDelay(true))
+  const listener: Server | Http2Server = filtered ? createNetServer({ noDelay: true }, (socket) => {
+    connecting = frontConnection(socket, { keepAliveMinTimeMs: DEFAULT_KEEPALIVE_MIN_TIME_MS })
+    try {
+      server.emit('connection', connecting.socket)
+    } finally {
+      connecting = undefined
+    }
+  }) : server
+  if (!filtered) server.on('connection', (socket: Socket) => socket.setNoDelay(true))
+  /** Set while a filtered connection is handed to node:http2, which makes its session synchronously. */
+  let connecting: FrontConnection | undefined
   server.on('stream', (stream, headers) => {
     // A client's cancel resets the stream; that is the end of its call, not the server's problem.
     stream.on('error', () => undefined)
@@ -226,20 +251,21 @@ export async function startFrontServer(port = 0, host = '127.0.0.1'): Promise<Fr
   })
   const sessions = new Set<ServerHttp2Session>()
   server.on('session', (s) => {
+    connecting?.attach(s)
     sessions.add(s)
     s.once('close', () => sessions.delete(s))
   })
-  server.listen(port, host)
+  listener.listen(port, host)
   await new Promise<void>((resolve, reject) => {
-    server.once('listening', resolve)
-    server.once('error', reject)
+    listener.once('listening', resolve)
+    listener.once('error', reject)
   })
-  const { address, port: bound } = server.address() as AddressInfo
+  const { address, port: bound } = listener.address() as AddressInfo
   return {
     address: `${address}:${bound}`,
     close: () => new Promise<void>((resolve) => {
       for (const s of sessions) s.destroy()
-      server.close(() => resolve())
+      listener.close(() => resolve())
     }),
   }
 }

@@ -42,6 +42,8 @@ export interface WorkloadRow {
   readonly perSecond: Record<ServerName, number | null>
   /** The front ceiling server's median (bench/ceiling/front.ts); null when it was not run. */
   readonly front: number | null
+  /** The same server behind etcdlite's own HTTP/2 front (`--filtered`); null when it was not run. */
+  readonly filteredFront: number | null
   readonly p99Ms: Record<ServerName, number | null>
   readonly runs: Record<ServerName, readonly (number | null)[]>
 }
@@ -57,6 +59,7 @@ export function workloadRows(workloads: readonly Workload[], records: readonly B
       workload,
       perSecond: { etcdlite: per('etcdlite'), etcd: per('etcd') },
       front: medianOf(tool.filter((r) => r.workload === workload.name && r.server === 'front').map((r) => r.perSecond)),
+      filteredFront: medianOf(tool.filter((r) => r.workload === workload.name && r.server === 'front-filtered').map((r) => r.perSecond)),
       p99Ms: { etcdlite: p99('etcdlite'), etcd: p99('etcd') },
       runs: { etcdlite: of('etcdlite').map((r) => r.perSecond), etcd: of('etcd').map((r) => r.perSecond) },
     }
@@ -123,11 +126,11 @@ function toolSection(input: ReportInput, rows: readonly WorkloadRow[], charts: M
   const withFront = rows.some((r) => r.front !== null)
   const over = (a: number | null, b: number | null): number | null => (a === null || b === null || b === 0 ? null : a / b)
   charts.set('ratio', {
-    title: withFront ? 'etcdlite / etcd, and the front ceiling / etcd' : 'etcdlite / etcd, requests per second', unit: 'ratio, 1 = as fast as etcd', scale: 'linear',
-    series: withFront ? [SERIES[0] as ChartSeries, { name: 'front ceiling', color: '#e39b2a' }] : [SERIES[0] as ChartSeries],
+    title: withFront ? 'etcdlite / etcd, and the front ceilings / etcd' : 'etcdlite / etcd, requests per second', unit: 'ratio, 1 = as fast as etcd', scale: 'linear',
+    series: withFront ? [SERIES[0] as ChartSeries, { name: 'front ceiling', color: '#e39b2a' }, { name: 'filtered front', color: '#8e6bbf' }] : [SERIES[0] as ChartSeries],
     groups: rows.map((r) => ({
       label: r.workload.name,
-      values: [over(r.perSecond.etcdlite, r.perSecond.etcd), ...(withFront ? [over(r.front, r.perSecond.etcd)] : [])],
+      values: [over(r.perSecond.etcdlite, r.perSecond.etcd), ...(withFront ? [over(r.front, r.perSecond.etcd), over(r.filteredFront, r.perSecond.etcd)] : [])],
     })),
   })
   charts.set('p99', { title: 'p99 latency', unit: 'ms, lower is better', series: SERIES, groups: group((r, s) => r.p99Ms[s]).filter((_, i) => rows[i]?.workload.latency === true) })
@@ -144,11 +147,20 @@ export function syncFloor(records: readonly BenchRecord[]): Record<SyncFloorReco
 const times = (x: number): string => `${x.toFixed(2)}×`
 
 /**
+ * With one client a put waits for its round trip and then for its sync, one after the other, so the two
+ * floors add up: the most puts per second a server behind the bare front, on this disk's sync, can serve.
+ */
+export function serialFloor(r: WorkloadRow, floor: ReturnType<typeof syncFloor>): number | null {
+  if (!r.workload.syncBound || r.front === null || floor.growing === null || r.front <= 0 || floor.growing <= 0) return null
+  return 1 / (1 / r.front + 1 / floor.growing)
+}
+
+/**
  * What stops a workload short of its acceptance figure, worded from the figures: the measured ceilings that
  * are below the target, or, when none is, that the gap is etcdlite's own. Undefined when it meets the target.
  */
 export function verdict(r: WorkloadRow, floor: ReturnType<typeof syncFloor>): string | undefined {
-  const { workload: w, front } = r
+  const { workload: w, front, filteredFront } = r
   const { etcdlite: lite, etcd } = r.perSecond
   const head = `**${w.title}**`
   // Neither figure: the servers were not run (`--parts ceilings` alone), so there is nothing to explain.
@@ -164,16 +176,30 @@ export function verdict(r: WorkloadRow, floor: ReturnType<typeof syncFloor>): st
       : ''
     limits.push(`the Node HTTP/2 front: a bare \`node:http2\` server answering with canned bytes serves ${fmt(front)} ${w.unit}, ${times(front / etcd)} etcd, so no server on Node's HTTP/2 reaches ${times(w.target)} here (etcdlite is at ${fmt((100 * lite) / front)} % of that ceiling${resets})`)
   }
+  const frontBounds = limits.length > 0
+  // The filtered front is a ceiling of etcdlite as built, not of Node: named only where the bare front is not below the target.
+  if (!frontBounds && filteredFront !== null && filteredFront >= lite && filteredFront / etcd < w.target) {
+    const bare = front === null ? '' : `, where the bare front serves ${times(front / etcd)} etcd`
+    limits.push(`etcdlite's own HTTP/2 front: the same canned server behind it (its frame filter, which serves etcdctl's URL-shaped \`:authority\` and takes a client's cancellations over before nghttp2's reset limit closes the connection, and etcd's keep-alive policy) serves ${fmt(filteredFront)} ${w.unit}, ${times(filteredFront / etcd)} etcd${bare}, so nothing behind that front reaches ${times(w.target)} here (etcdlite is at ${fmt((100 * lite) / filteredFront)} % of it)`)
+  }
   const growing = w.syncBound ? floor.growing : null
-  if (growing !== null && growing / etcd < w.target) {
+  const syncBounds = growing !== null && growing / etcd < w.target
+  if (growing !== null && syncBounds) {
     const pre = floor.preallocated === null ? '' : ` (into a preallocated file, as etcd's WAL writes: ${fmt(floor.preallocated)}/s)`
     limits.push(`the durability floor: one writer appending a ${fmt(floor.recordBytes)}-byte record to a growing file and fdatasync-ing it, as LevelDB's log does, reaches ${fmt(growing)} commits/s${pre}, ${times(growing / etcd)} etcd, and with one client every put waits for one such commit`)
+  }
+  const serial = serialFloor(r, floor)
+  // Each floor alone may leave room that the two together do not: a put's round trip and its sync do not overlap.
+  if (serial !== null && growing !== null && front !== null && !frontBounds && !syncBounds && serial >= lite && serial / etcd < w.target) {
+    limits.push(`the round trip and the sync together: with one client a put waits for its round trip and then for its sync, one after the other, so the bare front's ${fmt(front)} round trips/s and the growing file's ${fmt(growing)} syncs/s together allow at most ${fmt(serial)} puts/s, ${times(serial / etcd)} etcd (etcdlite is at ${fmt((100 * lite) / serial)} % of that)`)
   }
   if (limits.length > 0) return `${short}; it meets a measured ceiling: ${limits.join('; and ')}.`
   if (front === null && growing === null) return `${short}; no ceiling was measured for it (\`--parts tool,ceilings\`).`
   const room = [
     ...(front === null ? [] : [front < lite ? `the front server served less than etcdlite (${times(front / etcd)} etcd), so it bounds nothing here` : `the front ceiling is ${times(front / etcd)} etcd and etcdlite reaches ${fmt((100 * lite) / front)} % of it`]),
+    ...(filteredFront === null || front === null || front < lite ? [] : [`behind etcdlite's own HTTP/2 front it is ${times(filteredFront / etcd)} etcd`]),
     ...(growing === null ? [] : [`the sync floor is ${times(growing / etcd)} etcd`]),
+    ...(serial === null ? [] : [`the round trip and the sync one after the other allow ${times(serial / etcd)} etcd`]),
   ]
   const own = front !== null && front >= lite ? ` The gap is in etcdlite's own work, above Node's HTTP/2${growing === null ? '' : ' and the disk'}.` : ''
   return `${short}, and no measured ceiling is below the target: ${room.join('; ')}.${own}`
@@ -188,13 +214,14 @@ function ceilingSection(rows: readonly WorkloadRow[], records: readonly BenchRec
     : `The sync floor (\`bench/ceiling/sync-floor.ts\`, in a child process, median of the rounds): one writer appending a ${fmt(floor.recordBytes)}-byte record and fdatasync-ing it before the next reaches ${fmt(floor.growing)} commits/s on a growing file, as LevelDB's log (etcdlite's store) grows, and ${fmt(floor.preallocated)} commits/s into a preallocated, zero-filled file, as etcd's WAL writes into its segments. With one client a put waits for one such commit, so it bounds put with 1 client; with more clients one commit carries many puts.`
   const verdicts = rows.flatMap((r) => verdict(r, floor) ?? [])
   return [
-    "The front ceiling (`bench/ceiling/front.ts`) is a gRPC server on bare `node:http2` (no grpc-js, no storage) in a process of its own, driven in the same rounds by the same tool with the same arguments as the two servers: it answers each call with canned, valid protobuf in real gRPC framing, keeps a revision, the leases it granted and its watchers, and fans each put out to the watchers of its key. What it serves is the most a server on Node's HTTP/2, in one process as etcdlite is, can serve that workload on this machine.",
+    "The front ceiling (`bench/ceiling/front.ts`) is a gRPC server on bare `node:http2` (no grpc-js, no storage) in a process of its own, driven in the same rounds by the same tool with the same arguments as the two servers: it answers each call with canned, valid protobuf in real gRPC framing, keeps a revision, the leases it granted and its watchers, and fans each put out to the watchers of its key. What it serves is the most a server on Node's HTTP/2, in one process as etcdlite is, can serve that workload on this machine. The filtered front is the same server with every connection behind etcdlite's own HTTP/2 front (`src/grpc/http2-front.ts`: the frame filter and etcd's keep-alive policy, as the CLI runs them), so the gap between the two is what that front costs.",
     '',
-    table(['workload', 'target', 'etcdlite / etcd', 'front ceiling', 'front / etcd', 'etcdlite / front', 'sync floor / etcd (growing, preallocated)', 'short of target?'], rows.map((r) => [
-      r.workload.title, times(r.workload.target), ratio(r.perSecond.etcdlite, r.perSecond.etcd), fmt(r.front), over(r.front, r),
+    table(['workload', 'target', 'etcdlite / etcd', 'front ceiling', 'front / etcd', 'filtered front / etcd', 'etcdlite / front', 'sync floor / etcd (growing, preallocated)', 'round trip + sync / etcd', 'short of target?'], rows.map((r) => [
+      r.workload.title, times(r.workload.target), ratio(r.perSecond.etcdlite, r.perSecond.etcd), fmt(r.front), over(r.front, r), over(r.filteredFront, r),
       ratio(r.perSecond.etcdlite, r.front), r.workload.syncBound ? `${over(floor.growing, r)}, ${over(floor.preallocated, r)}` : '–',
+      r.workload.syncBound ? over(serialFloor(r, floor), r) : '–',
       r.perSecond.etcdlite === null || r.perSecond.etcd === null ? '–' : r.perSecond.etcdlite / r.perSecond.etcd >= r.workload.target ? 'no' : 'yes',
-    ]), ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'l']),
+    ]), ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'l']),
     '',
     floorText,
     ...(verdicts.length === 0 ? [] : ['', ...verdicts.flatMap((v) => [v, ''])].slice(0, -1)),

@@ -1,6 +1,7 @@
 // The servers under test, as child processes: the etcdlite CLI and the real etcd, each on a fresh temp data
 // dir on disk with its default (durable) settings and its client listener on port 0, and the front ceiling
-// server (bench/ceiling/front.ts: Node's HTTP/2 with canned answers; its data dir stays empty). All log etcd's
+// server (bench/ceiling/front.ts: Node's HTTP/2 with canned answers, bare or behind etcdlite's own HTTP/2
+// front; its data dir stays empty). All log etcd's
 // "serving client traffic" line once they serve; the bound address comes from it, and the time from spawn()
 // to that line is the server's start-up time.
 import { spawn, type ChildProcess } from 'node:child_process'
@@ -14,8 +15,11 @@ import { errorMessage } from '../../src/pkg/as-error.js'
 import { ETCDLITE_BIN, etcdServingAddress, referenceEtcdArgs } from '../../test/helpers/processes.js'
 
 export type ServerName = 'etcdlite' | 'etcd'
-/** What etcd's benchmark tool is pointed at: a server under test, or the front ceiling server. */
-export type Target = ServerName | 'front'
+/** What etcd's benchmark tool is pointed at: a server under test, or the front ceiling server, bare or filtered. */
+export type Target = ServerName | 'front' | 'front-filtered'
+
+/** A front ceiling server: canned answers, no storage, nothing to put before a range. */
+export const isFront = (t: Target): t is 'front' | 'front-filtered' => t === 'front' || t === 'front-filtered'
 
 const FRONT_BIN = fileURLToPath(new URL('../ceiling/front.js', import.meta.url))
 
@@ -57,6 +61,7 @@ export async function startServer(name: Target, launch: ServerLaunch = {}): Prom
   const proc = name === 'etcd'
     ? spawn(launch.etcdBin ?? 'etcd', referenceEtcdArgs(dataDir, args), { stdio: ['ignore', 'pipe', 'pipe'] })
     : name === 'front' ? node(FRONT_BIN, ['--port', '0'])
+    : name === 'front-filtered' ? node(FRONT_BIN, ['--port', '0', '--filtered'])
     : node(ETCDLITE_BIN, ['--listen-client-urls', 'http://127.0.0.1:0', '--data-dir', dataDir])
   if (launch.output !== undefined) {
     const out = createWriteStream(launch.output, { flags: 'a' })

@@ -229,10 +229,38 @@ export interface Http2FrontOptions {
   readonly leanUnary?: LeanUnaryOptions
 }
 
+/** One connection through the front: the socket node:http2 is to read, and what must see its session. */
+export interface FrontConnection {
+  readonly socket: Duplex
+  /** Give the connection the node:http2 session made from `socket` (node:http2 creates it synchronously). */
+  attach(session: ServerHttp2Session): void
+}
+
+/**
+ * Put `socket` behind the front: its bytes filtered, its resets taken over, etcd's keep-alive policy and
+ * stream limit applied. Exported so that the bench can measure the front on its own, under canned answers.
+ */
+export function frontConnection(socket: Socket, opts: { readonly maxConcurrentStreams?: number; readonly keepAliveMinTimeMs?: number | undefined } = {}): FrontConnection {
+  const streams = new SessionStreams()
+  const maxStreams = opts.maxConcurrentStreams ?? DEFAULT_MAX_CONCURRENT_STREAMS
+  const settings = maxStreams === DEFAULT_MAX_CONCURRENT_STREAMS ? undefined : new SettingsRewriter(maxStreams)
+  const minTime = opts.keepAliveMinTimeMs
+  const policy = minTime === undefined ? undefined : new KeepaliveEnforcement(minTime)
+  const onPing = policy === undefined ? undefined : (): void => {
+    if (policy.ping(streams.openCount) && streams.goAwayTooManyPings()) front.closeAfterGoaway()
+  }
+  const onServerFrame = policy === undefined ? undefined : (type: number): void => {
+    if (type === FrameType.HEADERS || type === FrameType.DATA) policy.sent()
+  }
+  const filter = new Http2FrameFilter((id, code) => streams.reset(id, code), onPing)
+  const front: FrontSocket = new FrontSocket(socket, filter, settings, onServerFrame)
+  return { socket: front, attach: (session) => streams.attach(session) }
+}
+
 export class Http2Front {
   private readonly injector: grpc.ConnectionInjector
   /** Set while a connection is being injected: node:http2 creates its session synchronously. */
-  private injecting: SessionStreams | undefined
+  private injecting: FrontConnection | undefined
   private readonly native: boolean
   private readonly maxConcurrentStreams: number
   private readonly keepAliveMinTimeMs: number | undefined
@@ -256,21 +284,10 @@ export class Http2Front {
       this.injector.injectConnection(socket)
       return
     }
-    const streams = new SessionStreams()
-    const settings = this.maxConcurrentStreams === DEFAULT_MAX_CONCURRENT_STREAMS ? undefined : new SettingsRewriter(this.maxConcurrentStreams)
-    const minTime = this.keepAliveMinTimeMs
-    const policy = minTime === undefined ? undefined : new KeepaliveEnforcement(minTime)
-    const onPing = policy === undefined ? undefined : (): void => {
-      if (policy.ping(streams.openCount) && streams.goAwayTooManyPings()) front.closeAfterGoaway()
-    }
-    const onServerFrame = policy === undefined ? undefined : (type: number): void => {
-      if (type === FrameType.HEADERS || type === FrameType.DATA) policy.sent()
-    }
-    const filter = new Http2FrameFilter((id, code) => streams.reset(id, code), onPing)
-    const front: FrontSocket = new FrontSocket(socket, filter, settings, onServerFrame)
-    this.injecting = streams
+    const connection = frontConnection(socket, { maxConcurrentStreams: this.maxConcurrentStreams, keepAliveMinTimeMs: this.keepAliveMinTimeMs })
+    this.injecting = connection
     try {
-      this.injector.injectConnection(front)
+      this.injector.injectConnection(connection.socket)
     } finally {
       this.injecting = undefined
     }
