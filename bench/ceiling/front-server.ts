@@ -234,6 +234,8 @@ export async function startFrontServer(opts: FrontServerOptions = {}): Promise<F
   server.on('stream', (stream, headers) => {
     // A client's cancel resets the stream; that is the end of its call, not the server's problem.
     stream.on('error', () => undefined)
+    // node:http2 announces a stream on the next tick: a reset that came with its HEADERS has closed it already.
+    if (stream.destroyed || stream.closed) return
     const path = headers[':path'] ?? ''
     const answer = unary.get(path)
     if (answer !== undefined) {

@@ -4,7 +4,7 @@
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { once } from 'node:events'
-import { connect as h2connect, type IncomingHttpHeaders } from 'node:http2'
+import { connect as h2connect, constants as h2constants, type IncomingHttpHeaders } from 'node:http2'
 import { connect } from '../../../src/index.js'
 import { startFrontServer } from '../../../bench/ceiling/front-server.js'
 import { bytes, bytesField, fields, intField, msg, uint } from '../../../bench/ceiling/pb.js'
@@ -70,6 +70,32 @@ describe('front ceiling server', () => {
     } finally {
       session.close()
       await front.close()
+    }
+  })
+
+  it('survives streams a client resets as it opens them, behind etcdlite\'s HTTP/2 front too', async () => {
+    for (const filtered of [false, true]) {
+      const front = await startFrontServer({ filtered })
+      const session = h2connect(`http://${front.address}`)
+      try {
+        // HEADERS and RST_STREAM leave in one write: the stream is closed before node:http2 announces it.
+        for (let i = 0; i < 200; i++) {
+          const stream = session.request({ ':method': 'POST', ':path': '/etcdserverpb.Lease/LeaseKeepAlive', 'content-type': 'application/grpc' })
+          stream.on('error', () => undefined)
+          stream.close(h2constants.NGHTTP2_CANCEL)
+        }
+        const put = session.request({ ':method': 'POST', ':path': '/etcdserverpb.KV/Put', 'content-type': 'application/grpc' })
+        const body = msg(bytes(1, enc.encode('k')))
+        let grpcStatus: string | undefined
+        put.on('trailers', (h: IncomingHttpHeaders) => void (grpcStatus = String(h['grpc-status'])))
+        put.resume()
+        put.end(Buffer.concat([Buffer.from([0, 0, 0, 0, body.length]), body]))
+        await once(put, 'close')
+        assert.equal(grpcStatus, '0', `filtered: ${filtered}`)
+      } finally {
+        session.close()
+        await front.close()
+      }
     }
   })
 
