@@ -219,6 +219,8 @@ export async function startFrontServer(opts: FrontServerOptions = {}): Promise<F
   // As grpc-js configures every server (etcdlite's too): no cap on a session's outbound buffer. Under node:http2's
   // default of 10 MB, a watch fan-out that outruns its readers has new streams refused with ENHANCE_YOUR_CALM.
   const server: Http2Server = createServer({ maxSessionMemory: Number.MAX_SAFE_INTEGER })
+  /** Set while a filtered connection is handed to node:http2, which makes its session synchronously. */
+  let connecting: FrontConnection | undefined
   // As Go's net package and etcdlite's listener do: a response is not held back waiting for an ACK.
   const listener: Server | Http2Server = filtered ? createNetServer({ noDelay: true }, (socket) => {
     connecting = frontConnection(socket, { keepAliveMinTimeMs: DEFAULT_KEEPALIVE_MIN_TIME_MS })
@@ -229,8 +231,6 @@ export async function startFrontServer(opts: FrontServerOptions = {}): Promise<F
     }
   }) : server
   if (!filtered) server.on('connection', (socket: Socket) => socket.setNoDelay(true))
-  /** Set while a filtered connection is handed to node:http2, which makes its session synchronously. */
-  let connecting: FrontConnection | undefined
   server.on('stream', (stream, headers) => {
     // A client's cancel resets the stream; that is the end of its call, not the server's problem.
     stream.on('error', () => undefined)
