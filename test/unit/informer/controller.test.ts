@@ -42,11 +42,14 @@ it('reconciles every key, never the same key twice at once; throws retry with ba
       return {}
     },
   })
-  await until(() => calls.size === 20, 'every key reconciled')
+  // A reconcile counts its call before it returns, so each step waits for the outcome (the requeue and
+  // its timer) to be registered before it moves the clock; otherwise the timer would start later.
+  const held = (n: number): boolean => queue?.waitingCount() === n
+  await until(() => calls.size === 20 && held(2), 'every key reconciled, c/1 and c/2 held')
   assert.equal(calls.get('c/1'), 1)
   assert.equal(queue?.numRequeues('c/1'), 1)
   await clock.advance(100)
-  await until(() => calls.get('c/1') === 2, 'the first retry after 100 ms')
+  await until(() => calls.get('c/1') === 2 && queue?.numRequeues('c/1') === 2 && held(2), 'the first retry after 100 ms, failed again')
   await clock.advance(199)
   assert.equal(calls.get('c/1'), 2, 'the second waits 200 ms')
   await clock.advance(1)
