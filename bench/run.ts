@@ -12,6 +12,7 @@ import { connect } from '../src/index.js'
 import { errorMessage } from '../src/pkg/as-error.js'
 import { numberArg } from './lib/args.js'
 import { benchmarkPath, missingTool, runTool } from './lib/benchmark-tool.js'
+import { cpuSample, cpuSince } from './lib/cpu-time.js'
 import { collectMeta, commandLine, endMeta } from './lib/machine.js'
 import type { BenchRecord, EmbeddedRecord, FirstOpenRecord, MicroRecord, SyncFloorRecord, ToolRecord } from './lib/records.js'
 import { writeReport } from './lib/report.js'
@@ -152,8 +153,13 @@ async function toolRound(round: number): Promise<void> {
       for (const s of servers) {
         let rec: ToolRecord
         try {
+          const before = cpuSample(s.pid)
           const r = await runTool(tool, s.endpoint, toolArgs(w, scale))
-          rec = { type: 'tool', workload: w.name, server: s.name, round, perSecond: r.perSecond, p99Ms: r.p99Ms }
+          const cpu = cpuSince(before, s.pid)
+          rec = {
+            type: 'tool', workload: w.name, server: s.name, round, perSecond: r.perSecond, p99Ms: r.p99Ms,
+            ...(r.seconds === null ? {} : { requests: Math.round(r.perSecond * r.seconds) }), ...(cpu === undefined ? {} : { cpu }),
+          }
           log(`[round ${round}/${rounds}] ${w.name} ${s.name}: ${r.perSecond.toFixed(0)} ${w.unit}, p99 ${r.p99Ms?.toFixed(1) ?? '?'} ms`)
         } catch (e) {
           rec = { type: 'tool', workload: w.name, server: s.name, round, perSecond: null, p99Ms: null, error: errorMessage(e) }

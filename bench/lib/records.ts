@@ -1,4 +1,5 @@
 // The JSON lines a run writes (bench/results.jsonl), one per measurement, and the report reads.
+import type { CpuUse } from './cpu-time.js'
 import type { ServerName, Target } from './servers.js'
 
 /** The machine, the versions and the command line of a run. */
@@ -29,6 +30,10 @@ export interface ToolRecord {
   readonly round: number
   readonly perSecond: number | null
   readonly p99Ms: number | null
+  /** What the tool counted: requests (watch: events), its rate times its duration. */
+  readonly requests?: number
+  /** The server's and the tool's CPU over the whole run of the tool; absent without Linux's /proc. */
+  readonly cpu?: CpuUse
   readonly error?: string
 }
 

@@ -5,7 +5,7 @@ import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { BenchRecord, EmbeddedRecord, FirstOpenRecord, MetaRecord, MicroRecord, StartupRecord, SyncFloorRecord, ToolRecord } from './records.js'
 import type { ServerName } from './servers.js'
-import { medianOf } from './stats.js'
+import { median, medianOf } from './stats.js'
 import { renderBarChart, type BarChart, type ChartSeries } from './svg-chart.js'
 import { toolArgs, type Workload } from './workloads.js'
 
@@ -46,6 +46,31 @@ export interface WorkloadRow {
   readonly filteredFront: number | null
   readonly p99Ms: Record<ServerName, number | null>
   readonly runs: Record<ServerName, readonly (number | null)[]>
+  /** What each request cost in CPU, medians of the rounds; null where no run recorded it. */
+  readonly cpu: Record<ServerName, CpuCost | null>
+}
+
+/** One server's CPU per request over a run of the tool, and how busy it and the machine were. */
+export interface CpuCost {
+  /** The server's CPU (all threads) per request, in µs. */
+  readonly serverUs: number
+  /** The tool's CPU per request, in µs. */
+  readonly toolUs: number
+  /** The server's main thread's CPU over the run's wall time: 1 = one core all the time. */
+  readonly mainBusy: number
+  /** The server's and the tool's CPU over the wall time: cores kept busy. */
+  readonly coresBusy: number
+}
+
+/** The medians, field by field, of the CPU costs of `recs`; null when none has one. */
+export function cpuCost(recs: readonly ToolRecord[]): CpuCost | null {
+  const each = recs.flatMap((r) => (r.cpu === undefined || r.requests === undefined || r.requests <= 0 || r.cpu.wallMs <= 0 ? [] : [{ ...r.cpu, requests: r.requests }]))
+  const med = (f: (c: (typeof each)[number]) => number): number => median(each.map(f))
+  if (each.length === 0) return null
+  return {
+    serverUs: med((c) => (1000 * c.serverMs) / c.requests), toolUs: med((c) => (1000 * c.toolMs) / c.requests),
+    mainBusy: med((c) => c.mainMs / c.wallMs), coresBusy: med((c) => (c.serverMs + c.toolMs) / c.wallMs),
+  }
 }
 
 /** The medians of each workload's runs, per server. */
@@ -62,6 +87,7 @@ export function workloadRows(workloads: readonly Workload[], records: readonly B
       filteredFront: medianOf(tool.filter((r) => r.workload === workload.name && r.server === 'front-filtered').map((r) => r.perSecond)),
       p99Ms: { etcdlite: p99('etcdlite'), etcd: p99('etcd') },
       runs: { etcdlite: of('etcdlite').map((r) => r.perSecond), etcd: of('etcd').map((r) => r.perSecond) },
+      cpu: { etcdlite: cpuCost(of('etcdlite')), etcd: cpuCost(of('etcd')) },
     }
   })
 }
@@ -105,6 +131,7 @@ function toolSection(input: ReportInput, rows: readonly WorkloadRow[], charts: M
       r.workload.title, r.workload.unit, fmt(r.perSecond.etcdlite), fmt(r.perSecond.etcd), ratio(r.perSecond.etcdlite, r.perSecond.etcd),
       ms(r.p99Ms.etcdlite), ms(r.p99Ms.etcd),
     ]), ['l', 'l', 'r', 'r', 'r', 'r', 'r']),
+    ...cpuTable(rows, meta.cores),
     '',
     '![requests per second](results/throughput.svg)',
     '',
@@ -137,6 +164,33 @@ function toolSection(input: ReportInput, rows: readonly WorkloadRow[], charts: M
   return lines.join('\n')
 }
 
+/** The tool's lowest CPU per request, and what it could count with every core to itself: `cores` / that. */
+export function toolLimit(r: WorkloadRow, cores: number): number | null {
+  const us = [r.cpu.etcdlite?.toolUs, r.cpu.etcd?.toolUs].filter((x): x is number => x !== undefined && x > 0)
+  return us.length === 0 ? null : (cores * 1e6) / Math.min(...us)
+}
+
+/** What each request cost the servers and the tool in CPU, and how busy etcdlite's JavaScript thread was. */
+function cpuTable(rows: readonly WorkloadRow[], cores: number): string[] {
+  if (rows.every((r) => r.cpu.etcdlite === null && r.cpu.etcd === null)) return []
+  const us = (c: CpuCost | null, f: (c: CpuCost) => number): string => (c === null ? '–' : `${fmt(f(c), 1)} µs`)
+  const pct = (x: number | undefined): string => (x === undefined ? '–' : `${fmt(100 * x)} %`)
+  const server = (c: CpuCost): number => c.serverUs
+  const tool = (c: CpuCost): number => c.toolUs
+  return [
+    '',
+    `CPU per request (per event for watch): each process's user and system CPU over the whole run of the tool, all its threads, divided by what the tool counted; from Linux's /proc, medians of the rounds. A Node server runs all its JavaScript on one thread, so where etcdlite's main thread is busy nearly all of a run, its CPU per request is what bounds it, however many cores the machine has. "Machine busy" is the server's and the tool's CPU together over the ${cores} cores' time: near 100 %, they compete for the machine, and the tool's own CPU per request caps what any server can be counted at (see Ceilings).`,
+    '',
+    table(['workload', 'etcdlite CPU/request', 'etcd CPU/request', 'etcdlite / etcd', 'etcdlite main thread busy', 'tool CPU/request (etcdlite, etcd)', 'machine busy (etcdlite, etcd)'], rows.map((r) => {
+      const { etcdlite: l, etcd: e } = r.cpu
+      return [
+        r.workload.title, us(l, server), us(e, server), ratio(l?.serverUs ?? null, e?.serverUs ?? null), pct(l?.mainBusy),
+        `${us(l, tool)}, ${us(e, tool)}`, `${pct(l === null ? undefined : l.coresBusy / cores)}, ${pct(e === null ? undefined : e.coresBusy / cores)}`,
+      ]
+    }), ['l', 'r', 'r', 'r', 'r', 'r', 'r']),
+  ]
+}
+
 /** The sync floor's median for each kind of file, null where it was not measured. */
 export function syncFloor(records: readonly BenchRecord[]): Record<SyncFloorRecord['file'], number | null> & { recordBytes: number | null } {
   const floor = records.filter((r): r is SyncFloorRecord => r.type === 'sync-floor')
@@ -159,7 +213,7 @@ export function serialFloor(r: WorkloadRow, floor: ReturnType<typeof syncFloor>)
  * What stops a workload short of its acceptance figure, worded from the figures: the measured ceilings that
  * are below the target, or, when none is, that the gap is etcdlite's own. Undefined when it meets the target.
  */
-export function verdict(r: WorkloadRow, floor: ReturnType<typeof syncFloor>): string | undefined {
+export function verdict(r: WorkloadRow, floor: ReturnType<typeof syncFloor>, cores?: number): string | undefined {
   const { workload: w, front, filteredFront } = r
   const { etcdlite: lite, etcd } = r.perSecond
   const head = `**${w.title}**`
@@ -193,37 +247,49 @@ export function verdict(r: WorkloadRow, floor: ReturnType<typeof syncFloor>): st
   if (serial !== null && growing !== null && front !== null && !frontBounds && !syncBounds && serial >= lite && serial / etcd < w.target) {
     limits.push(`the round trip and the sync together: with one client a put waits for its round trip and then for its sync, one after the other, so the bare front's ${fmt(front)} round trips/s and the growing file's ${fmt(growing)} syncs/s together allow at most ${fmt(serial)} puts/s, ${times(serial / etcd)} etcd (etcdlite is at ${fmt((100 * lite) / serial)} % of that)`)
   }
+  const tool = cores === undefined ? null : toolLimit(r, cores)
+  if (tool !== null && tool >= lite && tool / etcd < w.target) {
+    limits.push(`the load generator: etcd's benchmark tool itself spends ${fmt((cores as number) * 1e6 / tool, 1)} µs of CPU per ${w.unit === 'events/s' ? 'event' : 'request'}, so even with all ${cores} cores to itself it counts at most ${fmt(tool)} ${w.unit}, ${times(tool / etcd)} etcd`)
+  }
   if (limits.length > 0) return `${short}; it meets a measured ceiling: ${limits.join('; and ')}.`
-  if (front === null && growing === null) return `${short}; no ceiling was measured for it (\`--parts tool,ceilings\`).`
+  if (front === null && growing === null && tool === null) return `${short}; no ceiling was measured for it (\`--parts tool,ceilings\`).`
   const room = [
     ...(front === null ? [] : [front < lite ? `the front server served less than etcdlite (${times(front / etcd)} etcd), so it bounds nothing here` : `the front ceiling is ${times(front / etcd)} etcd and etcdlite reaches ${fmt((100 * lite) / front)} % of it`]),
     ...(filteredFront === null || front === null || front < lite ? [] : [`behind etcdlite's own HTTP/2 front it is ${times(filteredFront / etcd)} etcd`]),
     ...(growing === null ? [] : [`the sync floor is ${times(growing / etcd)} etcd`]),
     ...(serial === null ? [] : [`the round trip and the sync one after the other allow ${times(serial / etcd)} etcd`]),
+    ...(tool === null ? [] : [`the tool, with the whole machine to itself, could count ${times(tool / etcd)} etcd`]),
   ]
   const own = front !== null && front >= lite ? ` The gap is in etcdlite's own work, above Node's HTTP/2${growing === null ? '' : ' and the disk'}.` : ''
-  return `${short}, and no measured ceiling is below the target: ${room.join('; ')}.${own}`
+  const cpu = r.cpu.etcdlite
+  // One thread runs all of a Node server's JavaScript: once it is busy nearly all the time, its CPU per request is the bound.
+  const busy = cpu !== null && cpu.mainBusy >= 0.85
+    ? ` etcdlite's main thread, which runs all of its JavaScript, was busy ${fmt(100 * cpu.mainBusy)} % of the run, and each ${w.unit === 'events/s' ? 'event' : 'request'} cost etcdlite ${fmt(cpu.serverUs, 1)} µs of CPU${r.cpu.etcd === null ? '' : ` against etcd's ${fmt(r.cpu.etcd.serverUs, 1)} µs over all its threads`}: cutting that CPU is what would raise it.`
+    : ''
+  return `${short}, and no measured ceiling is below the target: ${room.join('; ')}.${own}${busy}`
 }
 
-function ceilingSection(rows: readonly WorkloadRow[], records: readonly BenchRecord[]): string {
+function ceilingSection(rows: readonly WorkloadRow[], records: readonly BenchRecord[], cores: number): string {
   const floor = syncFloor(records)
   if (rows.every((r) => r.front === null) && floor.growing === null) return 'Not run (`--parts` without `ceilings`).'
   const over = (x: number | null, r: WorkloadRow): string => ratio(x, r.perSecond.etcd)
   const floorText = floor.growing === null
     ? 'The sync floor was not measured.'
     : `The sync floor (\`bench/ceiling/sync-floor.ts\`, in a child process, median of the rounds): one writer appending a ${fmt(floor.recordBytes)}-byte record and fdatasync-ing it before the next reaches ${fmt(floor.growing)} commits/s on a growing file, as LevelDB's log (etcdlite's store) grows, and ${fmt(floor.preallocated)} commits/s into a preallocated, zero-filled file, as etcd's WAL writes into its segments. With one client a put waits for one such commit, so it bounds put with 1 client; with more clients one commit carries many puts.`
-  const verdicts = rows.flatMap((r) => verdict(r, floor) ?? [])
+  const verdicts = rows.flatMap((r) => verdict(r, floor, cores) ?? [])
   return [
     "The front ceiling (`bench/ceiling/front.ts`) is a gRPC server on bare `node:http2` (no grpc-js, no storage) in a process of its own, driven in the same rounds by the same tool with the same arguments as the two servers: it answers each call with canned, valid protobuf in real gRPC framing, keeps a revision, the leases it granted and its watchers, and fans each put out to the watchers of its key. What it serves is the most a server on Node's HTTP/2, in one process as etcdlite is, can serve that workload on this machine. The filtered front is the same server with every connection behind etcdlite's own HTTP/2 front (`src/grpc/http2-front.ts`: the frame filter and etcd's keep-alive policy, as the CLI runs them), so the gap between the two is what that front costs.",
     '',
-    table(['workload', 'target', 'etcdlite / etcd', 'front ceiling', 'front / etcd', 'filtered front / etcd', 'etcdlite / front', 'sync floor / etcd (growing, preallocated)', 'round trip + sync / etcd', 'short of target?'], rows.map((r) => [
+    table(['workload', 'target', 'etcdlite / etcd', 'front ceiling', 'front / etcd', 'filtered front / etcd', 'etcdlite / front', 'sync floor / etcd (growing, preallocated)', 'round trip + sync / etcd', 'tool alone / etcd', 'short of target?'], rows.map((r) => [
       r.workload.title, times(r.workload.target), ratio(r.perSecond.etcdlite, r.perSecond.etcd), fmt(r.front), over(r.front, r), over(r.filteredFront, r),
       ratio(r.perSecond.etcdlite, r.front), r.workload.syncBound ? `${over(floor.growing, r)}, ${over(floor.preallocated, r)}` : '–',
-      r.workload.syncBound ? over(serialFloor(r, floor), r) : '–',
+      r.workload.syncBound ? over(serialFloor(r, floor), r) : '–', over(toolLimit(r, cores), r),
       r.perSecond.etcdlite === null || r.perSecond.etcd === null ? '–' : r.perSecond.etcdlite / r.perSecond.etcd >= r.workload.target ? 'no' : 'yes',
-    ]), ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'l']),
+    ]), ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'l']),
     '',
     floorText,
+    '',
+    `The load generator's own limit ("tool alone"): etcd's benchmark tool runs on the same ${cores} cores and spends CPU on every request it sends and every answer it reads (see the CPU table above). Given every core, with a server that cost nothing, it could count at most ${cores} cores' time over its CPU per request (the lower of its two runs), so no server on this machine is counted faster than that.`,
     ...(verdicts.length === 0 ? [] : ['', ...verdicts.flatMap((v) => [v, ''])].slice(0, -1)),
   ].join('\n')
 }
@@ -311,7 +377,7 @@ export function buildReport(input: ReportInput): { markdown: string; charts: Map
     '',
     '## Ceilings: what stops a workload short of its target',
     '',
-    ceilingSection(rows, input.records),
+    ceilingSection(rows, input.records, input.meta.cores),
     '',
     '## Start-up, memory and the embedded API',
     '',

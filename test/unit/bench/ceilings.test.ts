@@ -9,7 +9,8 @@ import { connect } from '../../../src/index.js'
 import { startFrontServer } from '../../../bench/ceiling/front-server.js'
 import { bytes, bytesField, fields, intField, msg, uint } from '../../../bench/ceiling/pb.js'
 import type { BenchRecord } from '../../../bench/lib/records.js'
-import { buildReport, serialFloor, syncFloor, verdict, workloadRows } from '../../../bench/lib/report.js'
+import { buildReport, cpuCost, serialFloor, syncFloor, toolLimit, verdict, workloadRows } from '../../../bench/lib/report.js'
+import { cpuSample, cpuSince } from '../../../bench/lib/cpu-time.js'
 import { selectWorkloads } from '../../../bench/lib/workloads.js'
 
 const enc = new TextEncoder()
@@ -144,12 +145,54 @@ describe('ceilings report', () => {
     assert.match(verdict(fast, syncFloor([floor('growing', 9000)])) ?? '', /no measured ceiling is below the target: .*the round trip and the sync one after the other allow 1\.50× etcd\. The gap is in etcdlite's own work/)
   })
 
+  // A run's CPU: `serverMs` over `requests`, the main thread busy `mainMs` of a 1 s run, the tool `toolMs`.
+  const withCpu = (workload: string, server: 'etcd' | 'etcdlite', perSecond: number, serverMs: number, mainMs: number, toolMs: number, round = 1): BenchRecord =>
+    ({ type: 'tool', workload, server, round, perSecond, p99Ms: null, requests: perSecond, cpu: { serverMs, mainMs, toolMs, wallMs: 1000 } })
+
+  it('takes CPU per request and busy shares from the runs, medians of the rounds, none without /proc', () => {
+    const runs = [withCpu('put-16', 'etcdlite', 4000, 960, 950, 400, 1), withCpu('put-16', 'etcdlite', 5000, 1000, 980, 450, 2), withCpu('put-16', 'etcdlite', 4500, 990, 900, 500, 3)]
+    const c = cpuCost(runs.filter((r) => r.type === 'tool'))
+    assert.ok(c !== null)
+    assert.deepEqual([c.serverUs, c.toolUs, c.mainBusy, c.coresBusy], [220, 100, 0.95, 1.45])
+    assert.equal(cpuCost([{ type: 'tool', workload: 'put-16', server: 'etcd', round: 1, perSecond: 5, p99Ms: null }]), null)
+  })
+
+  it('names etcdlite\'s busy main thread where no ceiling is below the target, and the tool\'s own limit where it is', () => {
+    const recs = [withCpu('put-16', 'etcdlite', 4000, 960, 950, 400), withCpu('put-16', 'etcd', 6000, 900, 700, 600), tool('put-16', 'front', 9000)]
+    const [row] = workloadRows(selectWorkloads('put-16'), recs)
+    assert.ok(row !== undefined)
+    // The tool's lowest CPU per request is 100 µs (600 ms over 6,000): 2 cores count at most 20,000/s.
+    assert.equal(toolLimit(row, 2), 20_000)
+    assert.match(verdict(row, syncFloor(recs), 2) ?? '', /the tool, with the whole machine to itself, could count 3\.33× etcd\. The gap is in etcdlite's own work, above Node's HTTP\/2\. etcdlite's main thread, which runs all of its JavaScript, was busy 95 % of the run, and each request cost etcdlite 240\.0 µs of CPU against etcd's 150\.0 µs over all its threads: cutting that CPU is what would raise it\.$/)
+    const idle = workloadRows(selectWorkloads('put-16'), [withCpu('put-16', 'etcdlite', 4000, 960, 500, 400), ...recs.slice(1)])[0]
+    assert.ok(idle !== undefined)
+    assert.doesNotMatch(verdict(idle, syncFloor(recs), 2) ?? '', /main thread/, 'a thread not kept busy is not what bounds it')
+    const watch = [withCpu('watch', 'etcdlite', 1_000_000, 800, 700, 1300), withCpu('watch', 'etcd', 1_500_000, 800, 700, 1800)]
+    const [w] = workloadRows(selectWorkloads('watch'), watch)
+    assert.ok(w !== undefined)
+    assert.match(verdict(w, syncFloor(watch), 2) ?? '', /short of 1\.20×; it meets a measured ceiling: the load generator: etcd's benchmark tool itself spends 1\.2 µs of CPU per event, so even with all 2 cores to itself it counts at most 1,666,667 events\/s, 1\.11× etcd\.$/)
+  })
+
+  it('reads CPU times from /proc: the server\'s, its main thread\'s, and exited children\'s', async () => {
+    const before = cpuSample(process.pid)
+    assert.ok(before !== undefined, 'Linux has /proc')
+    for (const end = performance.now() + 60; performance.now() < end;) Math.sqrt(Math.random())
+    const { execFileSync } = await import('node:child_process')
+    execFileSync(process.execPath, ['-e', 'for (const end = Date.now() + 100; Date.now() < end;);'])
+    const used = cpuSince(before, process.pid)
+    assert.ok(used !== undefined)
+    assert.ok(used.mainMs >= 30 && used.serverMs >= used.mainMs, `busy main thread counted (${used.mainMs} of ${used.serverMs} ms)`)
+    assert.ok(used.toolMs >= 50, `the exited child's CPU counted (${used.toolMs} ms)`)
+    assert.ok(used.wallMs >= 150)
+    assert.equal(cpuSample(2 ** 22 + 12345), undefined, 'no such process')
+  })
+
   it('puts the ceilings table and the paragraphs in RESULTS.md, and says when the part did not run', () => {
     const meta = { type: 'meta', date: 'd', command: 'c', cpu: 'x', cores: 2, ramGiB: 1, kernel: 'k', node: 'n', etcd: 'e', etcdlite: 'l', benchmark: 'b', loadAvgStart: [0], loadAvgEnd: [0], rounds: 1, quick: false } as const
     const workloads = selectWorkloads('put-1,range-16,lease-keepalive-16,watch')
     const { markdown } = buildReport({ meta, records, workloads, scale: 1, problems: [] })
-    assert.ok(markdown.includes('| put, 1 client | 1.20× | 0.80× | 5,000 | 5.00× | – | 0.16× | 1.10×, 1.40× | 0.90× | yes |'), markdown)
-    assert.ok(markdown.includes('| watch, 10 streams × 100 watchers of 1 key | 1.20× | 1.27× | 2,000,000 | 1.33× | – | 0.95× | – | – | no |'), markdown)
+    assert.ok(markdown.includes('| put, 1 client | 1.20× | 0.80× | 5,000 | 5.00× | – | 0.16× | 1.10×, 1.40× | 0.90× | – | yes |'), markdown)
+    assert.ok(markdown.includes('| watch, 10 streams × 100 watchers of 1 key | 1.20× | 1.27× | 2,000,000 | 1.33× | – | 0.95× | – | – | – | no |'), markdown)
     assert.ok(markdown.includes(put ?? '?') && markdown.includes(lease ?? '?'))
     const without = buildReport({ meta, records: records.filter((r) => r.type === 'tool' && r.server !== 'front' && r.server !== 'front-filtered'), workloads, scale: 1, problems: [] }).markdown
     assert.ok(without.includes('Not run (`--parts` without `ceilings`).'))
