@@ -3,9 +3,10 @@
 // change of users, roles or permissions it fails with AUTH_OLD_REVISION and the client authenticates again.
 // Signing and verifying are the jsonwebtoken library's: it is security code, better kept by its many users
 // than by hand. jsonwebtoken rather than jose because every call's permission check reads its token inside
-// the server's synchronous section, and jose only has asynchronous APIs.
+// the server's synchronous section, and jose only has asynchronous APIs. jsonwebtoken and its dependencies
+// take about 60 ms to load, and only a server with JWT tokens needs them: create() imports it.
 import { createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto'
-import jwt from 'jsonwebtoken'
+import type { default as jsonwebtoken, JwtPayload } from 'jsonwebtoken'
 import type { Clock } from '../pkg/clock.js'
 import { EtcdError } from '../pkg/errors.js'
 import type { AuthInfo } from './permission.js'
@@ -69,6 +70,13 @@ function asymKeys(method: JwtSignMethod, o: JwtOptions): Signer {
  * and a token stays valid until its `exp` or until the auth revision moves past the one it carries.
  */
 export class JwtTokenProvider implements TokenProvider {
+  /** The provider for `o`, jsonwebtoken loaded first. Rejects with JwtOptionsError when `o` is invalid. */
+  static async create(o: JwtOptions, clock: Clock): Promise<JwtTokenProvider> {
+    const { default: jwt } = await import('jsonwebtoken')
+    return new JwtTokenProvider(o, clock, jwt)
+  }
+
+  private readonly jwt: typeof jsonwebtoken
   private readonly method: JwtSignMethod
   private readonly signer: Signer
   private readonly ttlMs: number
@@ -77,7 +85,8 @@ export class JwtTokenProvider implements TokenProvider {
   private readonly wallBase = Date.now()
   private readonly clockBase: number
 
-  constructor(o: JwtOptions, clock: Clock) {
+  private constructor(o: JwtOptions, clock: Clock, jwt: typeof jsonwebtoken) {
+    this.jwt = jwt
     if (!(JWT_SIGN_METHODS as readonly string[]).includes(o.signMethod)) throw new JwtOptionsError('auth: invalid auth options')
     this.method = o.signMethod
     if (o.signMethod.startsWith('HS')) {
@@ -104,17 +113,17 @@ export class JwtTokenProvider implements TokenProvider {
     const exp = Math.floor((this.wallNow() + this.ttlMs) / 1000)
     // The header {"alg","typ"} and the claims in sorted key order, as golang-jwt marshals its maps; no iat,
     // which etcd's tokens do not carry; and any key size etcd takes.
-    return jwt.sign({ exp, revision, username }, s.kind === 'hmac' ? s.secret : (s.priv as KeyObject), {
+    return this.jwt.sign({ exp, revision, username }, s.kind === 'hmac' ? s.secret : (s.priv as KeyObject), {
       algorithm: this.method, noTimestamp: true, allowInsecureKeySizes: true,
     })
   }
 
   info(token: string): AuthInfo | undefined {
     const s = this.signer
-    let claims: string | jwt.JwtPayload
+    let claims: string | JwtPayload
     try {
       // golang-jwt refuses a token once now > exp; jsonwebtoken once now >= exp + tolerance: 1 s makes them agree.
-      claims = jwt.verify(token, s.kind === 'hmac' ? s.secret : s.pub, {
+      claims = this.jwt.verify(token, s.kind === 'hmac' ? s.secret : s.pub, {
         algorithms: [this.method], clockTimestamp: Math.floor(this.wallNow() / 1000), clockTolerance: 1,
       })
     } catch {

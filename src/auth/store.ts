@@ -44,10 +44,10 @@ export class AuthStore {
   private readonly tokens: TokenProvider
   private readonly state: AuthState = { enabled: false, revision: 0, users: new Map(), roles: new Map(), permCache: new RangePermCache() }
 
-  private constructor(backend: Backend, opts: AuthStoreOptions) {
+  private constructor(backend: Backend, opts: AuthStoreOptions, tokens: TokenProvider) {
     this.backend = new AuthBackend(backend)
     this.bcryptCost = bcryptCostOrDefault(opts.bcryptCost)
-    this.tokens = newTokenProvider(opts)
+    this.tokens = tokens
   }
 
   /**
@@ -55,7 +55,7 @@ export class AuthStore {
    * has no revision yet gets revision 1, buffered in the backend: the caller commits.
    */
   static async open(backend: Backend, opts: AuthStoreOptions): Promise<AuthStore> {
-    const s = new AuthStore(backend, opts)
+    const s = new AuthStore(backend, opts, await newTokenProvider(opts))
     const stored = await s.backend.read()
     s.state.enabled = stored.enabled
     s.state.revision = stored.revision

@@ -44,12 +44,12 @@ export interface TokenOptions {
   readonly clock: Clock
   /** Receives background failures (the token sweeper). */
   readonly onError: (err: unknown) => void
-  /** JWT tokens (etcd's --auth-token jwt,...) instead of simple ones. Throws JwtOptionsError when invalid. */
+  /** JWT tokens (etcd's --auth-token jwt,...) instead of simple ones. Rejects with JwtOptionsError when invalid. */
   readonly jwt?: JwtOptions | undefined
 }
 
 /** etcd's NewTokenProvider: JWTs when configured, else simple tokens. */
-export function newTokenProvider(opts: TokenOptions): TokenProvider {
-  if (opts.jwt !== undefined) return new JwtTokenProvider(opts.jwt, opts.clock)
+export async function newTokenProvider(opts: TokenOptions): Promise<TokenProvider> {
+  if (opts.jwt !== undefined) return JwtTokenProvider.create(opts.jwt, opts.clock)
   return simpleTokenProvider(new SimpleTokenProvider({ ttlMs: opts.tokenTtlMs, clock: opts.clock, onError: opts.onError }))
 }

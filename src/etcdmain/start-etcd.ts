@@ -80,7 +80,7 @@ async function authTokenFor(cfg: Config): Promise<NonNullable<EtcdOptions['authT
   }
   const [publicKey, privateKey] = await Promise.all([read(t.pubKeyFile), read(t.privKeyFile)])
   const opts = { type: 'jwt', signMethod: t.signMethod as JwtSignMethod, publicKey, privateKey, ttlMs: t.ttlMs } as const
-  new JwtTokenProvider(opts, realClock)
+  await JwtTokenProvider.create(opts, realClock)
   return opts
 }
 

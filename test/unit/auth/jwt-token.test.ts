@@ -39,8 +39,8 @@ describe('JwtTokenProvider', () => {
     { method: 'HS512', key: { privateKey: 'shared secret' } },
   ]
   for (const m of methods) {
-    it(`${m.method}: a token names its user and revision; a changed byte or another key is refused`, () => {
-      const p = new JwtTokenProvider({ signMethod: m.method, ...m.key }, new ManualClock())
+    it(`${m.method}: a token names its user and revision; a changed byte or another key is refused`, async () => {
+      const p = await JwtTokenProvider.create({ signMethod: m.method, ...m.key }, new ManualClock())
       const t = p.assign('alice', 7)
       assert.deepEqual(p.info(t), { username: 'alice', revision: 7 })
       const [h, c, s] = t.split('.') as [string, string, string]
@@ -57,18 +57,18 @@ describe('JwtTokenProvider', () => {
     })
   }
 
-  it('a token of another algorithm (even alg "none") is refused', () => {
-    const p = new JwtTokenProvider({ signMethod: 'RS256', ...keys.rsa }, new ManualClock())
+  it('a token of another algorithm (even alg "none") is refused', async () => {
+    const p = await JwtTokenProvider.create({ signMethod: 'RS256', ...keys.rsa }, new ManualClock())
     const claims = p.assign('alice', 1).split('.')[1] as string
     const none = Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url')
     assert.equal(p.info(`${none}.${claims}.`), undefined)
-    const ps = new JwtTokenProvider({ signMethod: 'PS256', ...keys.rsa }, new ManualClock())
+    const ps = await JwtTokenProvider.create({ signMethod: 'PS256', ...keys.rsa }, new ManualClock())
     assert.equal(p.info(ps.assign('alice', 1)), undefined)
   })
 
   it('expires after its ttl on the server clock', async () => {
     const clock = new ManualClock()
-    const p = new JwtTokenProvider({ signMethod: 'HS256', privateKey: 'k', ttlMs: 10_000 }, clock)
+    const p = await JwtTokenProvider.create({ signMethod: 'HS256', privateKey: 'k', ttlMs: 10_000 }, clock)
     const t = p.assign('alice', 1)
     await clock.advance(9_000)
     assert.ok(p.info(t) !== undefined)
@@ -76,17 +76,17 @@ describe('JwtTokenProvider', () => {
     assert.equal(p.info(t), undefined)
   })
 
-  it('option errors: etcd texts; a public key alone only verifies', () => {
-    const cases: Array<{ name: string; opts: ConstructorParameters<typeof JwtTokenProvider>[0]; message: RegExp }> = [
+  it('option errors: etcd texts; a public key alone only verifies', async () => {
+    const cases: Array<{ name: string; opts: Parameters<typeof JwtTokenProvider.create>[0]; message: RegExp }> = [
       { name: 'unknown method', opts: { signMethod: 'XX256' as JwtSignMethod, ...keys.rsa }, message: /^auth: invalid auth options$/ },
       { name: 'no key', opts: { signMethod: 'RS256' }, message: /^auth: missing key data$/ },
       { name: 'no secret', opts: { signMethod: 'HS256' }, message: /^auth: missing key data$/ },
       { name: 'keys of two pairs', opts: { signMethod: 'RS256', privateKey: keys.rsa.privateKey, publicKey: pem(generateKeyPairSync('rsa', { modulusLength: 1024 }).publicKey, 'spki') }, message: /^auth: public and private keys don't match$/ },
       { name: 'an EC key for RS256', opts: { signMethod: 'RS256', ...keys.ec256 }, message: /must be an RSA key/ },
     ]
-    for (const c of cases) assert.throws(() => new JwtTokenProvider(c.opts, new ManualClock()), (e: unknown) => e instanceof JwtOptionsError && c.message.test(e.message), c.name)
-    const full = new JwtTokenProvider({ signMethod: 'ES256', ...keys.ec256 }, new ManualClock())
-    const verifyOnly = new JwtTokenProvider({ signMethod: 'ES256', publicKey: keys.ec256.publicKey }, new ManualClock())
+    for (const c of cases) await assert.rejects(JwtTokenProvider.create(c.opts, new ManualClock()), (e: unknown) => e instanceof JwtOptionsError && c.message.test(e.message), c.name)
+    const full = await JwtTokenProvider.create({ signMethod: 'ES256', ...keys.ec256 }, new ManualClock())
+    const verifyOnly = await JwtTokenProvider.create({ signMethod: 'ES256', publicKey: keys.ec256.publicKey }, new ManualClock())
     assert.deepEqual(verifyOnly.info(full.assign('bob', 3)), { username: 'bob', revision: 3 })
     assert.throws(() => verifyOnly.assign('bob', 3), (e: unknown) => isEtcdError(e, 'JWT_VERIFY_ONLY'))
   })
@@ -121,7 +121,7 @@ describe('JWT auth in the server', () => {
       await unary(auth, 'UserGrantRole')({ user: 'root', role: 'root' })
       await unary(auth, 'AuthEnable')({})
       const { token } = (await unary(auth, 'Authenticate')({ name: 'root', password: 'pw' })) as { token: string }
-      const ours = new JwtTokenProvider({ signMethod: 'RS256', ...keys.rsa }, new ManualClock())
+      const ours = await JwtTokenProvider.create({ signMethod: 'RS256', ...keys.rsa }, new ManualClock())
       const info = ours.info(token)
       assert.equal(info?.username, 'root', 'etcd\'s token reads back here')
       // Our token, at the same revision, is accepted by etcd.
