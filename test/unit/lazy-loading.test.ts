@@ -1,6 +1,6 @@
 // What importing etcdlite and opening an in-memory store loads, in a fresh process: none of the packages
-// that only a listener, a client, a scrape, a password, a gateway request, reflection or a store on disk
-// needs. Each of them costs start-up time (module loading is most of a start) and memory.
+// that only a listener, a client, a scrape, a password, JWT tokens, a gateway request, reflection or a store
+// on disk needs. Each of them costs start-up time (module loading is most of a start) and memory.
 import { describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { execFile } from 'node:child_process'
@@ -28,6 +28,7 @@ const NOT_LOADED: readonly (readonly [string, RegExp])[] = [
   ['prom-client', /\/prom-client\//],
   ['classic-level', /\/classic-level\//],
   ['bcryptjs', /\/bcryptjs\//],
+  ['jsonwebtoken', /\/jsonwebtoken\//],
   ['yaml', /\/yaml\//],
 ]
 
