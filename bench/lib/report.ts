@@ -261,12 +261,25 @@ export function verdict(r: WorkloadRow, floor: ReturnType<typeof syncFloor>, cor
     ...(tool === null ? [] : [`the tool, with the whole machine to itself, could count ${times(tool / etcd)} etcd`]),
   ]
   const own = front !== null && front >= lite ? ` The gap is in etcdlite's own work, above Node's HTTP/2${growing === null ? '' : ' and the disk'}.` : ''
-  const cpu = r.cpu.etcdlite
-  // One thread runs all of a Node server's JavaScript: once it is busy nearly all the time, its CPU per request is the bound.
-  const busy = cpu !== null && cpu.mainBusy >= 0.85
-    ? ` etcdlite's main thread, which runs all of its JavaScript, was busy ${fmt(100 * cpu.mainBusy)} % of the run, and each ${w.unit === 'events/s' ? 'event' : 'request'} cost etcdlite ${fmt(cpu.serverUs, 1)} µs of CPU${r.cpu.etcd === null ? '' : ` against etcd's ${fmt(r.cpu.etcd.serverUs, 1)} µs over all its threads`}: cutting that CPU is what would raise it.`
-    : ''
-  return `${short}, and no measured ceiling is below the target: ${room.join('; ')}.${own}${busy}`
+  return `${short}, and no measured ceiling is below the target: ${room.join('; ')}.${own}${cpuSentence(r, cores)}`
+}
+
+/**
+ * Where no ceiling is below the target, what etcdlite's CPU says about the gap: one thread runs all of a
+ * Node server's JavaScript, so a thread busy nearly all the run is bound by its CPU per request; a server
+ * that spends no more CPU per request than etcd and leaves its thread idle is not what is slow.
+ */
+function cpuSentence(r: WorkloadRow, cores: number | undefined): string {
+  const { etcdlite: lite, etcd } = r.cpu
+  if (lite === null) return ''
+  const per = r.workload.unit === 'events/s' ? 'event' : 'request'
+  const head = ` etcdlite spent ${fmt(lite.serverUs, 1)} µs of CPU per ${per}${etcd === null ? '' : ` against etcd's ${fmt(etcd.serverUs, 1)} µs over all its threads`}, and its main thread, which runs all of its JavaScript, was busy ${fmt(100 * lite.mainBusy)} % of the run`
+  if (lite.mainBusy >= 0.85) return `${head}: that CPU is what bounds it, and cutting it is what would raise it.`
+  if (etcd !== null && lite.serverUs <= etcd.serverUs) {
+    const machine = cores === undefined ? '' : `, with the machine's ${cores} cores ${fmt((100 * etcd.coresBusy) / cores)} % busy in etcd's run`
+    return `${head}: etcdlite's work is not what holds it back. The tool itself spends ${fmt(Math.min(lite.toolUs, etcd.toolUs), 1)} µs of CPU per ${per}${machine}, and counts both servers alike.`
+  }
+  return `${head}; the rest of the run it waited, for the disk's syncs or for the clients' next requests.`
 }
 
 function ceilingSection(rows: readonly WorkloadRow[], records: readonly BenchRecord[], cores: number): string {
