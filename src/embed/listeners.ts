@@ -1,16 +1,17 @@
 // Everything an embedded etcdlite serves on the network, and its closing: the client listeners (gRPC, and
 // on the same port the HTTP endpoints and the JSON gateway), the metrics listeners, and close(), which stops
 // them before the server. One Listeners belongs to a server; every Etcd view of it shares it.
+//
+// What serves the network (the gRPC server and grpc-js, node:http, the HTTP handlers, the gateway's
+// loader, TLS) loads with the first listener: a store used in-process never needs it, and loading it is a
+// sizeable part of importing etcdlite. The modules load one after another, not all at once, as the CLI's
+// start does, to stay within a low file-descriptor limit.
 import type { ChannelCredentials } from '@grpc/grpc-js'
 import type { EtcdServer } from '../etcdserver/etcd-server.js'
 import { majorMinor, serverMetrics } from '../etcdserver/metrics.js'
 import type { GrpcServer } from '../grpc/server.js'
 import type { Logger } from '../pkg/logger.js'
-import { DeferredGateway } from './deferred-gateway.js'
-import { gatewayUpgradeHandler } from './access-handler.js'
-import { httpHandler } from './http.js'
-import { HttpListener } from './http-listener.js'
-import { clientUrlSchemes, gatewayCredentials, streamLimit, toTlsServerOptions } from './listener-tls.js'
+import type { DeferredGateway } from './deferred-gateway.js'
 import type { ListenOptions } from './options.js'
 
 /** A bound gRPC listener. */
@@ -59,11 +60,14 @@ export class Listeners {
   /** Etcd.listen() once its options are checked. */
   async listen(opts: ListenOptions): Promise<Listener> {
     this.refuseAfterClose('listen')
+    const { clientUrlSchemes, gatewayCredentials, streamLimit, toTlsServerOptions } = await import('./listener-tls.js')
     const limit = streamLimit(opts.maxConcurrentStreams, opts.tls !== undefined)
     const maxStreams = limit === undefined ? {} : { maxConcurrentStreams: limit }
     const tls = opts.tls === undefined ? undefined : await toTlsServerOptions(opts.tls, this.opts.logger)
-    // The gRPC server (and grpc-js) loads with the first listener: an in-process store needs neither.
     const { GrpcServer } = await import('../grpc/server.js')
+    const { httpHandler } = await import('./http.js')
+    const { gatewayUpgradeHandler } = await import('./access-handler.js')
+    const { DeferredGateway } = await import('./deferred-gateway.js')
     this.refuseAfterClose('listen')
     // The gateway loads by its first request. A gRPC-only listener serves none; an HTTP-only one dials a
     // listener that serves gRPC, as etcd's gateway does with --listen-client-http-urls.
@@ -72,7 +76,7 @@ export class Listeners {
     if (traffic === 'http' && opts.grpcGateway !== false && gatewayDial === undefined) {
       throw new TypeError("etcdlite: listen({ traffic: 'http' }) serves the JSON gateway, which needs a listener serving gRPC opened first (or grpcGateway: false)")
     }
-    const gateway = opts.grpcGateway === false || traffic === 'grpc' ? undefined : this.newGateway()
+    const gateway = opts.grpcGateway === false || traffic === 'grpc' ? undefined : this.newGateway(DeferredGateway)
     const grpc = new GrpcServer(this.server, {
       maxRequestBytes: this.opts.maxRequestBytes,
       report: (err) => this.opts.logger.error('unexpected error serving a request', { error: err }),
@@ -109,6 +113,8 @@ export class Listeners {
   /** Etcd.listenMetrics() once its options are checked. */
   async listenMetrics(opts: ListenOptions): Promise<Listener> {
     this.refuseAfterClose('listenMetrics')
+    const { httpHandler } = await import('./http.js')
+    const { HttpListener } = await import('./http-listener.js')
     const l = await HttpListener.listen(httpHandler(this.server, 'metrics'), opts.host ?? '127.0.0.1', opts.port ?? 2381)
     if (this.closing !== undefined) {
       await l.close()
@@ -136,9 +142,9 @@ export class Listeners {
   }
 
   /** The JSON gateway of one listener, its module loaded by its first request. */
-  private newGateway(): DeferredGateway {
+  private newGateway(Gateway: typeof DeferredGateway): DeferredGateway {
     const metrics = serverMetrics(this.server)
-    return new DeferredGateway({
+    return new Gateway({
       maxRequestBytes: this.opts.maxRequestBytes,
       reports34: () => majorMinor(metrics.etcdVersion()) === '3.4',
       report: (err) => this.opts.logger.error('cannot load the JSON gateway', { error: err }),
