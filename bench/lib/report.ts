@@ -164,11 +164,20 @@ function toolSection(input: ReportInput, rows: readonly WorkloadRow[], charts: M
   return lines.join('\n')
 }
 
-/** The tool's lowest CPU per request, and what it could count with every core to itself: `cores` / that. */
-export function toolLimit(r: WorkloadRow, cores: number): number | null {
+/** The tool's lowest CPU per request (µs) over its runs against the two servers; null where none was measured. */
+function toolUs(r: WorkloadRow): number | null {
   const us = [r.cpu.etcdlite?.toolUs, r.cpu.etcd?.toolUs].filter((x): x is number => x !== undefined && x > 0)
-  return us.length === 0 ? null : (cores * 1e6) / Math.min(...us)
+  return us.length === 0 ? null : Math.min(...us)
 }
+
+/** What the tool could count with every core to itself: `cores` over its lowest CPU per request. */
+export function toolLimit(r: WorkloadRow, cores: number): number | null {
+  const us = toolUs(r)
+  return us === null ? null : (cores * 1e6) / us
+}
+
+/** What one count of `w` is: an event for watch, a request for the rest. */
+const unitOf = (w: Workload): string => (w.unit === 'events/s' ? 'event' : 'request')
 
 /** What each request cost the servers and the tool in CPU, and how busy etcdlite's JavaScript thread was. */
 function cpuTable(rows: readonly WorkloadRow[], cores: number): string[] {
@@ -249,7 +258,7 @@ export function verdict(r: WorkloadRow, floor: ReturnType<typeof syncFloor>, cor
   }
   const tool = cores === undefined ? null : toolLimit(r, cores)
   if (tool !== null && tool >= lite && tool / etcd < w.target) {
-    limits.push(`the load generator: etcd's benchmark tool itself spends ${fmt((cores as number) * 1e6 / tool, 1)} µs of CPU per ${w.unit === 'events/s' ? 'event' : 'request'}, so even with all ${cores} cores to itself it counts at most ${fmt(tool)} ${w.unit}, ${times(tool / etcd)} etcd`)
+    limits.push(`the load generator: etcd's benchmark tool itself spends ${fmt(toolUs(r), 1)} µs of CPU per ${unitOf(w)}, so even with all ${cores} cores to itself it counts at most ${fmt(tool)} ${w.unit}, ${times(tool / etcd)} etcd`)
   }
   if (limits.length > 0) return `${short}; it meets a measured ceiling: ${limits.join('; and ')}.`
   if (front === null && growing === null && tool === null) return `${short}; no ceiling was measured for it (\`--parts tool,ceilings\`).`
@@ -272,12 +281,12 @@ export function verdict(r: WorkloadRow, floor: ReturnType<typeof syncFloor>, cor
 function cpuSentence(r: WorkloadRow, cores: number | undefined): string {
   const { etcdlite: lite, etcd } = r.cpu
   if (lite === null) return ''
-  const per = r.workload.unit === 'events/s' ? 'event' : 'request'
+  const per = unitOf(r.workload)
   const head = ` etcdlite spent ${fmt(lite.serverUs, 1)} µs of CPU per ${per}${etcd === null ? '' : ` against etcd's ${fmt(etcd.serverUs, 1)} µs over all its threads`}, and its main thread, which runs all of its JavaScript, was busy ${fmt(100 * lite.mainBusy)} % of the run`
   if (lite.mainBusy >= 0.85) return `${head}: that CPU is what bounds it, and cutting it is what would raise it.`
   if (etcd !== null && lite.serverUs <= etcd.serverUs) {
     const machine = cores === undefined ? '' : `, with the machine's ${cores} cores ${fmt((100 * etcd.coresBusy) / cores)} % busy in etcd's run`
-    return `${head}: etcdlite's work is not what holds it back. The tool itself spends ${fmt(Math.min(lite.toolUs, etcd.toolUs), 1)} µs of CPU per ${per}${machine}, and counts both servers alike.`
+    return `${head}: etcdlite's work is not what holds it back. The tool itself spends ${fmt(toolUs(r), 1)} µs of CPU per ${per}${machine}, and counts both servers alike.`
   }
   return `${head}; the rest of the run it waited, for the disk's syncs or for the clients' next requests.`
 }
