@@ -8,9 +8,9 @@
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { createInterface } from 'node:readline'
-import { fileURLToPath } from 'node:url'
 import { Etcd3 } from 'etcd3'
 import { connect, openEtcd, SharedInformer, type Etcd, type EtcdClient } from '../src/index.js'
+import { ETCDLITE_BIN } from '../test/helpers/processes.js'
 
 function arg(name: string, dflt: number): number {
   const i = process.argv.indexOf(`--${name}`)
@@ -82,8 +82,7 @@ async function memory(n: number): Promise<void> {
 
 /** The etcdlite command on a free port (in memory), and its client address once it serves. */
 async function startServer(): Promise<{ endpoint: string; stop: () => Promise<void> }> {
-  const bin = fileURLToPath(new URL('../src/bin/etcdlite.js', import.meta.url))
-  const proc = spawn(process.execPath, [bin, '--memory', '--listen-client-urls', 'http://127.0.0.1:0'], { stdio: ['ignore', 'ignore', 'pipe'] })
+  const proc = spawn(process.execPath, [ETCDLITE_BIN, '--memory', '--listen-client-urls', 'http://127.0.0.1:0'], { stdio: ['ignore', 'ignore', 'pipe'] })
   const lines = createInterface({ input: proc.stderr })
   let endpoint: string | undefined
   for await (const line of lines) {

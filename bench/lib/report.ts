@@ -117,7 +117,7 @@ function toolSection(input: ReportInput, rows: readonly WorkloadRow[], charts: M
   if (rows.length === 0) return 'Not run (`--workloads none`, or `--parts` without `tool`).'
   const { meta } = input
   const lines: string[] = [
-    `Each round starts a fresh etcdlite CLI (\`build/src/bin/etcdlite.js\`) and a fresh \`etcd\`, each on an empty`,
+    `Each round starts a fresh etcdlite CLI (\`build/dist/etcdlite.js\`, as the package ships it) and a fresh \`etcd\`, each on an empty`,
     `data dir on disk with its default durability (every write synced before it is acknowledged), both on this`,
     `machine, and drives both with etcd's own benchmark tool. Before the round is measured each server gets the`,
     `selected workloads once at a tenth of their request counts, unmeasured, so that V8 has compiled`,

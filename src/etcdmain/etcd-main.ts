@@ -6,6 +6,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createLogger, type ZapLogger } from '../pkg/logger.js'
+import { packageRoot } from '../pkg/package-root.js'
 import { parseArgs, type ParseResult } from './config.js'
 import { systemResolver, type Resolver } from './bootstrap.js'
 import { DEFAULT_ETCD_VERSION } from './embed-config.js'
@@ -17,7 +18,7 @@ import { logFailedToStart, logFailedToVerifyFlags } from './startup-log.js'
 
 /** etcdlite's own version (its package's), which --version and the start-up line report. */
 function etcdliteVersion(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }
+  const pkg = JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string }
   return pkg.version
 }
 

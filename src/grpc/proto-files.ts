@@ -1,10 +1,11 @@
 // Which .proto files the server serves and how proto-loader reads them. The runtime loader (proto.ts), the
 // generator of the precompiled descriptors (scripts/gen-descriptors.ts) and gen:proto (package.json) all
 // take them from here, so the three describe the same definitions.
-import { fileURLToPath } from 'node:url'
+import { join } from 'node:path'
 import type { Options } from '@grpc/proto-loader'
+import { packageRoot } from '../pkg/package-root.js'
 
-export const PROTO_DIR = fileURLToPath(new URL('../../../proto', import.meta.url))
+export const PROTO_DIR = join(packageRoot(), 'proto')
 
 export const LOADER_OPTIONS: Options = {
   keepCase: true,

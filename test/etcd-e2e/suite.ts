@@ -5,13 +5,12 @@ import { spawn, spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, symlinkSync, writeFileSync, chmodSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { ETCDLITE_BIN } from '../helpers/processes.js'
 
 /** Where Debian installs etcd's Go source (golang-etcd-server-dev). */
 export const ETCD_SOURCE = '/usr/share/gocode/src/go.etcd.io/etcd'
 const GOPATH = '/usr/share/gocode'
 const CACHE = join(tmpdir(), 'etcdlite-etcd-e2e')
-const ETCDLITE_BIN = fileURLToPath(new URL('../../src/bin/etcdlite.js', import.meta.url))
 
 export type Outcome = 'PASS' | 'FAIL' | 'SKIP'
 

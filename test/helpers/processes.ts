@@ -1,13 +1,21 @@
 // Start servers as child processes: the real etcd (reference) and the etcdlite CLI.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
+import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { createInterface } from 'node:readline'
 import { randomUUID } from 'node:crypto'
 import { tempDir } from './tmp.js'
 import { errorMessage } from '../../src/pkg/as-error.js'
 
-export const ETCDLITE_BIN = fileURLToPath(new URL('../../src/bin/etcdlite.js', import.meta.url))
+/** The etcdlite command as the package ships it: package.json's bin, the bundle `npm run build` writes. */
+export const ETCDLITE_BIN = shippedBin()
+
+function shippedBin(): string {
+  const pkgUrl = new URL('../../../package.json', import.meta.url)
+  const pkg = JSON.parse(readFileSync(pkgUrl, 'utf8')) as { bin: { etcdlite: string } }
+  return fileURLToPath(new URL(pkg.bin.etcdlite, pkgUrl))
+}
 
 /** True when a real `etcd` binary is on PATH. */
 export function haveEtcd(): boolean {
