@@ -176,6 +176,17 @@ export function toolLimit(r: WorkloadRow, cores: number): number | null {
   return us === null ? null : (cores * 1e6) / us
 }
 
+/**
+ * What etcdlite would serve with its main thread busy all the time, at the CPU per request it spent there:
+ * that thread runs all of its JavaScript, so no load gets more out of it. Its own ceiling, not Node's or the
+ * disk's: less CPU per request on that thread is what lifts it. Null without the thread's CPU.
+ */
+export function threadLimit(r: WorkloadRow): number | null {
+  const busy = r.cpu.etcdlite?.mainBusy
+  const lite = r.perSecond.etcdlite
+  return busy === undefined || lite === null || busy <= 0 ? null : lite / Math.min(1, busy)
+}
+
 /** What one count of `w` is: an event for watch, a request for the rest. */
 const unitOf = (w: Workload): string => (w.unit === 'events/s' ? 'event' : 'request')
 
@@ -260,6 +271,12 @@ export function verdict(r: WorkloadRow, floor: ReturnType<typeof syncFloor>, cor
   if (tool !== null && tool >= lite && tool / etcd < w.target) {
     limits.push(`the load generator: etcd's benchmark tool itself spends ${fmt(toolUs(r), 1)} µs of CPU per ${unitOf(w)}, so even with all ${cores} cores to itself it counts at most ${fmt(tool)} ${w.unit}, ${times(tool / etcd)} etcd`)
   }
+  const thread = threadLimit(r)
+  if (thread !== null && thread / etcd < w.target) {
+    const busy = r.cpu.etcdlite?.mainBusy ?? 1
+    const etcdCpu = r.cpu.etcd === null ? '' : ` (etcd spends ${fmt(r.cpu.etcd.serverUs, 1)} µs over all its threads)`
+    limits.push(`etcdlite's own JavaScript thread: busy ${fmt(100 * busy)} % of the run at ${fmt(lite)} ${w.unit}, it would serve at most ${fmt(thread)} ${w.unit} busy all the time, ${times(thread / etcd)} etcd, at the CPU it spends per ${unitOf(w)}${etcdCpu}; this ceiling is etcdlite's own cost, and only less CPU per ${unitOf(w)} on that thread lifts it`)
+  }
   if (limits.length > 0) return `${short}; it meets a measured ceiling: ${limits.join('; and ')}.`
   if (front === null && growing === null && tool === null) return `${short}; no ceiling was measured for it (\`--parts tool,ceilings\`).`
   const room = [
@@ -302,16 +319,18 @@ function ceilingSection(rows: readonly WorkloadRow[], records: readonly BenchRec
   return [
     "The front ceiling (`bench/ceiling/front.ts`) is a gRPC server on bare `node:http2` (no grpc-js, no storage) in a process of its own, driven in the same rounds by the same tool with the same arguments as the two servers: it answers each call with canned, valid protobuf in real gRPC framing, keeps a revision, the leases it granted and its watchers, and fans each put out to the watchers of its key. What it serves is the most a server on Node's HTTP/2, in one process as etcdlite is, can serve that workload on this machine. The filtered front is the same server with every connection behind etcdlite's own HTTP/2 front (`src/grpc/http2-front.ts`: the frame filter and etcd's keep-alive policy, as the CLI runs them), so the gap between the two is what that front costs.",
     '',
-    table(['workload', 'target', 'etcdlite / etcd', 'front ceiling', 'front / etcd', 'filtered front / etcd', 'etcdlite / front', 'sync floor / etcd (growing, preallocated)', 'round trip + sync / etcd', 'tool alone / etcd', 'short of target?'], rows.map((r) => [
+    table(['workload', 'target', 'etcdlite / etcd', 'front ceiling', 'front / etcd', 'filtered front / etcd', 'etcdlite / front', 'sync floor / etcd (growing, preallocated)', 'round trip + sync / etcd', 'tool alone / etcd', "etcdlite's thread full / etcd", 'short of target?'], rows.map((r) => [
       r.workload.title, times(r.workload.target), ratio(r.perSecond.etcdlite, r.perSecond.etcd), fmt(r.front), over(r.front, r), over(r.filteredFront, r),
       ratio(r.perSecond.etcdlite, r.front), r.workload.syncBound ? `${over(floor.growing, r)}, ${over(floor.preallocated, r)}` : '–',
-      r.workload.syncBound ? over(serialFloor(r, floor), r) : '–', over(toolLimit(r, cores), r),
+      r.workload.syncBound ? over(serialFloor(r, floor), r) : '–', over(toolLimit(r, cores), r), over(threadLimit(r), r),
       r.perSecond.etcdlite === null || r.perSecond.etcd === null ? '–' : r.perSecond.etcdlite / r.perSecond.etcd >= r.workload.target ? 'no' : 'yes',
-    ]), ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'l']),
+    ]), ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'l']),
     '',
     floorText,
     '',
     `The load generator's own limit ("tool alone"): etcd's benchmark tool runs on the same ${cores} cores and spends CPU on every request it sends and every answer it reads (see the CPU table above). Given every core, with a server that cost nothing, it could count at most ${cores} cores' time over its CPU per request (the lower of its two runs), so no server on this machine is counted faster than that.`,
+    '',
+    `etcdlite's own limit ("etcdlite's thread full"): one thread runs all of etcdlite's JavaScript, so at the CPU per request it spent on that thread in a run, it serves at most its rate over that thread's busy share: what it would serve if the thread never waited for a sync or a client. Unlike the others, this ceiling is etcdlite's own cost, and less CPU per request on that thread is what lifts it.`,
     ...(verdicts.length === 0 ? [] : ['', ...verdicts.flatMap((v) => [v, ''])].slice(0, -1)),
   ].join('\n')
 }
