@@ -3,7 +3,7 @@
 // Once it listens it logs etcd's "serving client traffic" line with its address, so the bench starts and
 // finds it exactly as it starts the etcdlite CLI and etcd; SIGTERM or SIGINT stops it.
 import { parseArgs } from 'node:util'
-import { numberArg } from '../lib/args.js'
+import { numberArg } from '../../test/helpers/args.js'
 import { startFrontServer } from './front-server.js'
 
 const { values } = parseArgs({ options: { port: { type: 'string', default: '0' }, filtered: { type: 'boolean', default: false } } })

@@ -11,7 +11,7 @@ import { closeSync, fdatasyncSync, fsyncSync, mkdtempSync, openSync, rmSync, wri
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
-import { numberArg } from '../lib/args.js'
+import { numberArg } from '../../test/helpers/args.js'
 import type { SyncFloorRecord } from '../lib/records.js'
 
 /** A put of the tool's (8-byte key, 256-byte value) with its log framing and revision: about this size. */

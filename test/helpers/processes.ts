@@ -1,7 +1,7 @@
 // Start servers as child processes: the real etcd (reference) and the etcdlite CLI.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
-import { readFileSync } from 'node:fs'
+import { createWriteStream, readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { createInterface } from 'node:readline'
 import { randomUUID } from 'node:crypto'
@@ -144,6 +144,8 @@ export interface EtcdliteProcessOptions {
   readonly dataDir?: string
   readonly memory?: boolean
   readonly args?: readonly string[]
+  /** Append the server's stdout and stderr to this file. */
+  readonly output?: string
 }
 
 /**
@@ -154,7 +156,13 @@ export async function startEtcdliteProcess(opts: EtcdliteProcessOptions = {}): P
   const own = opts.dataDir === undefined && opts.memory !== true ? await tempDir('etcdlite-proc-') : undefined
   const dataDir = opts.memory === true ? undefined : (opts.dataDir ?? own?.path)
   const args = ['--listen-client-urls', 'http://127.0.0.1:0', ...(dataDir === undefined ? ['--memory'] : ['--data-dir', dataDir]), ...(opts.args ?? [])]
-  const proc = spawn(process.execPath, [ETCDLITE_BIN, ...args], { stdio: ['ignore', 'ignore', 'pipe'] })
+  const proc = spawn(process.execPath, [ETCDLITE_BIN, ...args], { stdio: ['ignore', opts.output === undefined ? 'ignore' : 'pipe', 'pipe'] })
+  if (opts.output !== undefined) {
+    const file = createWriteStream(opts.output, { flags: 'a' })
+    proc.stdout?.pipe(file, { end: false })
+    proc.stderr?.pipe(file, { end: false })
+    proc.once('close', () => file.end())
+  }
   return supervise(proc, 'etcdlite', dataDir, async () => {
     await own?.remove()
   })

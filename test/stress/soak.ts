@@ -4,18 +4,20 @@
 // under the watched prefix and one well-behaved watcher reads everything. Every few seconds the server's
 // RSS and open file descriptors (/proc) and its /metrics (watch streams, watchers, slow watchers, event-loop
 // delay, heap) are sampled. At the end the clients stop, the gauges must fall back to 0, and SIGTERM must
-// stop the server; a report (Markdown summary and a CSV of every sample) is written. See bench/README.md.
+// stop the server; a report (Markdown summary and a CSV of every sample) is written. See README.md here.
+// Not a *.test.ts: a soak takes minutes, so `npm test` leaves it out and `npm run soak` runs it.
 import { spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
-import { mkdirSync, readdirSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import * as grpc from '@grpc/grpc-js'
-import { loadEtcdProto } from '../src/grpc/proto.js'
-import { numberArg } from './lib/args.js'
-import { processRssMiB, startEtcdlite, type BenchServer } from './lib/servers.js'
+import { loadEtcdProto } from '../../src/grpc/proto.js'
+import { numberArg } from '../helpers/args.js'
+import { startEtcdliteProcess } from '../helpers/processes.js'
+import { readRss } from './lib.js'
 
 const USAGE = `usage: npm run soak -- [options]
   --minutes N          how long the clients misbehave (default 10)
@@ -29,9 +31,9 @@ const USAGE = `usage: npm run soak -- [options]
   --fsync              durable writes (default: --unsafe-no-fsync, the disk is not under test)
   --server-output FILE append the server's stdout and stderr to FILE
   --out FILE           report (Markdown; a .csv of the samples goes next to it)
-                       (default bench/results/soak-<time>.md)`
+                       (default test/stress/results/soak-<time>.md)`
 
-const CLIENT = fileURLToPath(new URL('../test/stress/stalled-watch-client.js', import.meta.url))
+const CLIENT = fileURLToPath(new URL('./stalled-watch-client.js', import.meta.url))
 const VALUE_BYTES = 8 * 1024
 const KEYS = 16
 
@@ -75,6 +77,14 @@ const fdCount = (pid: number): number => {
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms))
 
+const rssMiB = (pid: number): number => {
+  try {
+    return readRss(pid).total / (1024 * 1024)
+  } catch {
+    return NaN
+  }
+}
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
@@ -105,16 +115,19 @@ async function main(): Promise<void> {
   const rate = numberArg('--rate', values.rate, 1)
   const sampleSeconds = numberArg('--sample-seconds', values['sample-seconds'], 1)
   const started = new Date()
-  const out = values.out ?? fileURLToPath(new URL(`../../bench/results/soak-${started.toISOString().replace(/[:.]/g, '-')}.md`, import.meta.url))
+  const out = values.out ?? fileURLToPath(new URL(`../../../test/stress/results/soak-${started.toISOString().replace(/[:.]/g, '-')}.md`, import.meta.url))
 
   const serverOutput = values['server-output']
-  const server: BenchServer = await startEtcdlite({
-    nodeArgs: [], args: values.fsync ? [] : ['--unsafe-no-fsync'], ...(serverOutput === undefined ? {} : { output: serverOutput }),
+  const server = await startEtcdliteProcess({
+    args: values.fsync ? [] : ['--unsafe-no-fsync'], ...(serverOutput === undefined ? {} : { output: serverOutput }),
   })
+  const pid = server.proc.pid ?? NaN
   const children = new Set<ChildProcess>()
+  // Synchronous, for the exit paths: whatever is still running dies, and the server's data dir goes.
   const cleanup = (): void => {
     for (const c of children) c.kill('SIGKILL')
-    server.killSync()
+    server.proc.kill('SIGKILL')
+    if (server.dataDir !== undefined) rmSync(server.dataDir, { recursive: true, force: true })
   }
   process.once('SIGINT', () => {
     cleanup()
@@ -198,8 +211,8 @@ async function main(): Promise<void> {
     }
     const s: Sample = {
       seconds: Math.round(seconds()),
-      rssMiB: processRssMiB(server.pid) ?? NaN,
-      fds: fdCount(server.pid),
+      rssMiB: rssMiB(pid),
+      fds: fdCount(pid),
       streams: metricValue(text, 'etcd_debugging_mvcc_watch_stream_total'),
       watchers: metricValue(text, 'etcd_debugging_mvcc_watcher_total'),
       slowWatchers: metricValue(text, 'etcd_debugging_mvcc_slow_watcher_total'),
@@ -242,8 +255,10 @@ async function main(): Promise<void> {
     reader.close()
     kv.close()
     const before = performance.now()
-    await server.dispose(90_000)
-    exitSeconds = (performance.now() - before) / 1000
+    const kill = setTimeout(() => server.proc.kill('SIGKILL'), 90_000)
+    const end = await server.stop('SIGTERM').finally(() => clearTimeout(kill))
+    exitSeconds = end === 'SIGKILL' ? NaN : (performance.now() - before) / 1000
+    await server.dispose()
   } finally {
     running = false
     cleanup()

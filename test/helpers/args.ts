@@ -1,4 +1,4 @@
-// Command-line helpers shared by the bench programs.
+// Command-line helpers shared by the bench programs and the soak (test/stress/soak.ts).
 
 /** The number `flag` was given, at least `min`; anything else throws a message naming the flag. */
 export function numberArg(flag: string, v: string | undefined, min: number): number {
