@@ -25,7 +25,7 @@ export async function openServer(opts: EtcdOptions): Promise<OpenedServer> {
   // Before LevelDB touches the directory: it would create files beside a real etcd's, or rotate the LOG
   // of another process's open database before finding its LOCK taken.
   if (onDisk) await checkDataDir(o.dataDir)
-  const db: LevelDb = opts.db ?? (o.memory ? await memoryDb() : await levelDb(o.dataDir))
+  const db: LevelDb = opts.db ?? (o.memory ? memoryDb() : levelDb(o.dataDir))
   let backend: LevelBackend
   try {
     backend = await LevelBackend.open(db, { syncWrites: !o.memory && !o.unsafeNoFsync })

@@ -9,10 +9,10 @@ export async function loadSnapshot(file: string, opts: EtcdOptions): Promise<Etc
   const o = { ...ETCD_DEFAULTS, ...opts }
   const { restoreSnapshot, restoreSnapshotToDir } = await import('../etcdserver/snapshot.js')
   if (opts.db === undefined && !o.memory) {
-    await restoreSnapshotToDir(file, o.dataDir, async (dir) => LevelBackend.open(await levelDb(dir), { syncWrites: !o.unsafeNoFsync }))
+    await restoreSnapshotToDir(file, o.dataDir, async (dir) => LevelBackend.open(levelDb(dir), { syncWrites: !o.unsafeNoFsync }))
     return opts
   }
-  const db: LevelDb = opts.db ?? await memoryDb()
+  const db: LevelDb = opts.db ?? memoryDb()
   const backend = await LevelBackend.open(db, { syncWrites: false })
   try {
     await restoreSnapshot(file, backend)
