@@ -187,6 +187,16 @@ export function threadLimit(r: WorkloadRow): number | null {
   return busy === undefined || lite === null || busy <= 0 ? null : lite / Math.min(1, busy)
 }
 
+/**
+ * What etcdlite and the tool together could be counted at with all `cores` busy all the time, at the CPU
+ * per request both spent in etcdlite's runs: they share this machine, so no run of them goes further here.
+ */
+export function machineLimit(r: WorkloadRow, cores: number): number | null {
+  const busy = r.cpu.etcdlite?.coresBusy
+  const lite = r.perSecond.etcdlite
+  return busy === undefined || lite === null || busy <= 0 ? null : lite / Math.min(1, busy / cores)
+}
+
 /** What one count of `w` is: an event for watch, a request for the rest. */
 const unitOf = (w: Workload): string => (w.unit === 'events/s' ? 'event' : 'request')
 
@@ -277,6 +287,11 @@ export function verdict(r: WorkloadRow, floor: ReturnType<typeof syncFloor>, cor
     const etcdCpu = r.cpu.etcd === null ? '' : ` (etcd spends ${fmt(r.cpu.etcd.serverUs, 1)} µs over all its threads)`
     limits.push(`etcdlite's own JavaScript thread: busy ${fmt(100 * busy)} % of the run at ${fmt(lite)} ${w.unit}, it would serve at most ${fmt(thread)} ${w.unit} busy all the time, ${times(thread / etcd)} etcd, at the CPU it spends per ${unitOf(w)}${etcdCpu}; this ceiling is etcdlite's own cost, and only less CPU per ${unitOf(w)} on that thread lifts it`)
   }
+  const machine = cores === undefined ? null : machineLimit(r, cores)
+  if (machine !== null && cores !== undefined && machine / etcd < w.target) {
+    const busy = Math.min(1, (r.cpu.etcdlite?.coresBusy ?? cores) / cores)
+    limits.push(`the machine: etcdlite and the tool together kept its ${cores} cores ${fmt(100 * busy)} % busy at ${fmt(lite)} ${w.unit}, so with every core busy all the time they would be counted at most ${fmt(machine)} ${w.unit}, ${times(machine / etcd)} etcd, at the CPU both spend per ${unitOf(w)}`)
+  }
   if (limits.length > 0) return `${short}; it meets a measured ceiling: ${limits.join('; and ')}.`
   if (front === null && growing === null && tool === null) return `${short}; no ceiling was measured for it (\`--parts tool,ceilings\`).`
   const room = [
@@ -319,18 +334,20 @@ function ceilingSection(rows: readonly WorkloadRow[], records: readonly BenchRec
   return [
     "The front ceiling (`bench/ceiling/front.ts`) is a gRPC server on bare `node:http2` (no grpc-js, no storage) in a process of its own, driven in the same rounds by the same tool with the same arguments as the two servers: it answers each call with canned, valid protobuf in real gRPC framing, keeps a revision, the leases it granted and its watchers, and fans each put out to the watchers of its key. What it serves is the most a server on Node's HTTP/2, in one process as etcdlite is, can serve that workload on this machine. The filtered front is the same server with every connection behind etcdlite's own HTTP/2 front (`src/grpc/http2-front.ts`: the frame filter and etcd's keep-alive policy, as the CLI runs them), so the gap between the two is what that front costs.",
     '',
-    table(['workload', 'target', 'etcdlite / etcd', 'front ceiling', 'front / etcd', 'filtered front / etcd', 'etcdlite / front', 'sync floor / etcd (growing, preallocated)', 'round trip + sync / etcd', 'tool alone / etcd', "etcdlite's thread full / etcd", 'short of target?'], rows.map((r) => [
+    table(['workload', 'target', 'etcdlite / etcd', 'front ceiling', 'front / etcd', 'filtered front / etcd', 'etcdlite / front', 'sync floor / etcd (growing, preallocated)', 'round trip + sync / etcd', 'tool alone / etcd', "etcdlite's thread full / etcd", 'machine full / etcd', 'short of target?'], rows.map((r) => [
       r.workload.title, times(r.workload.target), ratio(r.perSecond.etcdlite, r.perSecond.etcd), fmt(r.front), over(r.front, r), over(r.filteredFront, r),
       ratio(r.perSecond.etcdlite, r.front), r.workload.syncBound ? `${over(floor.growing, r)}, ${over(floor.preallocated, r)}` : '–',
-      r.workload.syncBound ? over(serialFloor(r, floor), r) : '–', over(toolLimit(r, cores), r), over(threadLimit(r), r),
+      r.workload.syncBound ? over(serialFloor(r, floor), r) : '–', over(toolLimit(r, cores), r), over(threadLimit(r), r), over(machineLimit(r, cores), r),
       r.perSecond.etcdlite === null || r.perSecond.etcd === null ? '–' : r.perSecond.etcdlite / r.perSecond.etcd >= r.workload.target ? 'no' : 'yes',
-    ]), ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'l']),
+    ]), ['l', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'r', 'l']),
     '',
     floorText,
     '',
     `The load generator's own limit ("tool alone"): etcd's benchmark tool runs on the same ${cores} cores and spends CPU on every request it sends and every answer it reads (see the CPU table above). Given every core, with a server that cost nothing, it could count at most ${cores} cores' time over its CPU per request (the lower of its two runs), so no server on this machine is counted faster than that.`,
     '',
     `etcdlite's own limit ("etcdlite's thread full"): one thread runs all of etcdlite's JavaScript, so at the CPU per request it spent on that thread in a run, it serves at most its rate over that thread's busy share: what it would serve if the thread never waited for a sync or a client. Unlike the others, this ceiling is etcdlite's own cost, and less CPU per request on that thread is what lifts it.`,
+    '',
+    `The machine's limit ("machine full"): etcdlite and the tool share the ${cores} cores, so at the CPU per request both spent in etcdlite's runs, they are counted at most at etcdlite's rate over the share of the cores they kept busy.`,
     ...(verdicts.length === 0 ? [] : ['', ...verdicts.flatMap((v) => [v, ''])].slice(0, -1)),
   ].join('\n')
 }

@@ -9,7 +9,7 @@ import { connect } from '../../../src/index.js'
 import { startFrontServer } from '../../../bench/ceiling/front-server.js'
 import { bytes, bytesField, fields, intField, msg, uint } from '../../../bench/ceiling/pb.js'
 import type { BenchRecord } from '../../../bench/lib/records.js'
-import { buildReport, cpuCost, serialFloor, syncFloor, threadLimit, toolLimit, verdict, workloadRows } from '../../../bench/lib/report.js'
+import { buildReport, cpuCost, machineLimit, serialFloor, syncFloor, threadLimit, toolLimit, verdict, workloadRows } from '../../../bench/lib/report.js'
 import { cpuSample, cpuSince } from '../../../bench/lib/cpu-time.js'
 import { selectWorkloads } from '../../../bench/lib/workloads.js'
 
@@ -165,21 +165,26 @@ describe('ceilings report', () => {
     assert.equal(toolLimit(row, 2), 20_000)
     // Busy 95 % at 4,000/s: busy all the time, 4,211/s, 0.70× etcd.
     assert.equal(Math.round(threadLimit(row) ?? 0), 4211)
-    assert.match(verdict(row, syncFloor(recs), 2) ?? '', /short of 1\.20×; it meets a measured ceiling: etcdlite's own JavaScript thread: busy 95 % of the run at 4,000 requests\/s, it would serve at most 4,211 requests\/s busy all the time, 0\.70× etcd, at the CPU it spends per request \(etcd spends 150\.0 µs over all its threads\); this ceiling is etcdlite's own cost, and only less CPU per request on that thread lifts it\.$/)
+    assert.match(verdict(row, syncFloor(recs), 2) ?? '', /short of 1\.20×; it meets a measured ceiling: etcdlite's own JavaScript thread: busy 95 % of the run at 4,000 requests\/s, it would serve at most 4,211 requests\/s busy all the time, 0\.70× etcd, at the CPU it spends per request \(etcd spends 150\.0 µs over all its threads\); this ceiling is etcdlite's own cost, and only less CPU per request on that thread lifts it; and the machine: etcdlite and the tool together kept its 2 cores 68 % busy at 4,000 requests\/s, .* 5,882 requests\/s, 0\.98× etcd, at the CPU both spend per request\.$/)
     // Busy 90 % at 1.1× etcd: the thread full would reach 1.22×, above the target; the thread is still what bounds it.
     const near = workloadRows(selectWorkloads('put-16'), [withCpu('put-16', 'etcdlite', 6600, 960, 900, 400), ...recs.slice(1)])[0]
     assert.ok(near !== undefined)
     assert.match(verdict(near, syncFloor(recs), 2) ?? '', /short of 1\.20×, and no measured ceiling is below the target: .*could count 5\.50× etcd\. The gap is in etcdlite's own work, above Node's HTTP\/2\. etcdlite spent 145\.5 µs of CPU per request against etcd's 150\.0 µs over all its threads, and its main thread, which runs all of its JavaScript, was busy 90 % of the run: that CPU is what bounds it, and cutting it is what would raise it\.$/)
-    const idle = workloadRows(selectWorkloads('put-16'), [withCpu('put-16', 'etcdlite', 4000, 960, 500, 400), ...recs.slice(1)])[0]
+    const idle = workloadRows(selectWorkloads('put-16'), [withCpu('put-16', 'etcdlite', 4000, 960, 500, 100), ...recs.slice(1)])[0]
     assert.ok(idle !== undefined)
     assert.match(verdict(idle, syncFloor(recs), 2) ?? '', /was busy 50 % of the run; the rest of the run it waited, for the disk's syncs or for the clients' next requests\.$/, 'a thread not kept busy is not what bounds it')
     // Less CPU per request than etcd and an idle thread: the tool is what counts both alike.
     const cheap = workloadRows(selectWorkloads('put-16'), [withCpu('put-16', 'etcdlite', 5000, 500, 400, 500), ...recs.slice(1)])[0]
     assert.ok(cheap !== undefined)
+    // Server and tool together kept 1 of 2 cores busy at 5,000/s: all of both, 10,000/s, above the target.
+    assert.equal(machineLimit(cheap, 2), 10_000)
     assert.match(verdict(cheap, syncFloor(recs), 2) ?? '', /was busy 40 % of the run: etcdlite's work is not what holds it back\. The tool itself spends 100\.0 µs of CPU per request, with the machine's 2 cores 75 % busy in etcd's run, and counts both servers alike\.$/)
     const watch = [withCpu('watch', 'etcdlite', 1_000_000, 800, 700, 1300), withCpu('watch', 'etcd', 1_500_000, 800, 700, 1800)]
     const [w] = workloadRows(selectWorkloads('watch'), watch)
     assert.ok(w !== undefined)
+    // Server and tool kept both cores busy (2.1 cores' worth, capped at all of them): the machine allows no more.
+    assert.equal(machineLimit(w, 2), 1_000_000)
+    assert.match(verdict(w, syncFloor(watch), 2) ?? '', /; and the machine: etcdlite and the tool together kept its 2 cores 100 % busy at 1,000,000 events\/s, so with every core busy all the time they would be counted at most 1,000,000 events\/s, 0\.67× etcd, at the CPU both spend per event\.$/)
     assert.match(verdict(w, syncFloor(watch), 2) ?? '', /short of 1\.20×; it meets a measured ceiling: the load generator: etcd's benchmark tool itself spends 1\.2 µs of CPU per event, so even with all 2 cores to itself it counts at most 1,666,667 events\/s, 1\.11× etcd; and etcdlite's own JavaScript thread: busy 70 % of the run at 1,000,000 events\/s, it would serve at most 1,428,571 events\/s busy all the time, 0\.95× etcd, at the CPU it spends per event \(etcd spends 0\.5 µs over all its threads\); .*\.$/)
   })
 
@@ -201,8 +206,8 @@ describe('ceilings report', () => {
     const meta = { type: 'meta', date: 'd', command: 'c', cpu: 'x', cores: 2, ramGiB: 1, kernel: 'k', node: 'n', etcd: 'e', etcdlite: 'l', benchmark: 'b', loadAvgStart: [0], loadAvgEnd: [0], rounds: 1, quick: false } as const
     const workloads = selectWorkloads('put-1,range-16,lease-keepalive-16,watch')
     const { markdown } = buildReport({ meta, records, workloads, scale: 1, problems: [] })
-    assert.ok(markdown.includes('| put, 1 client | 1.20× | 0.80× | 5,000 | 5.00× | – | 0.16× | 1.10×, 1.40× | 0.90× | – | – | yes |'), markdown)
-    assert.ok(markdown.includes('| watch, 10 streams × 100 watchers of 1 key | 1.20× | 1.27× | 2,000,000 | 1.33× | – | 0.95× | – | – | – | – | no |'), markdown)
+    assert.ok(markdown.includes('| put, 1 client | 1.20× | 0.80× | 5,000 | 5.00× | – | 0.16× | 1.10×, 1.40× | 0.90× | – | – | – | yes |'), markdown)
+    assert.ok(markdown.includes('| watch, 10 streams × 100 watchers of 1 key | 1.20× | 1.27× | 2,000,000 | 1.33× | – | 0.95× | – | – | – | – | – | no |'), markdown)
     assert.ok(markdown.includes(put ?? '?') && markdown.includes(lease ?? '?'))
     const without = buildReport({ meta, records: records.filter((r) => r.type === 'tool' && r.server !== 'front' && r.server !== 'front-filtered'), workloads, scale: 1, problems: [] }).markdown
     assert.ok(without.includes('Not run (`--parts` without `ceilings`).'))
