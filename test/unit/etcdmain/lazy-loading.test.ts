@@ -2,7 +2,7 @@
 // are used. Every module a start loads costs start-up time and, while the ESM loader fetches a module's
 // imports at once, file descriptors (etcdlite starts under `ulimit -n 64`). Checked for tsc's output, module
 // by module, and for the command as it ships, where each lazily imported module is a chunk of the bundle
-// named after it (build/dist/chunks/help-<hash>.js).
+// named after it (build/dist/chunks/etcdlite/help-<hash>.js).
 import { after, before, describe, it } from 'node:test'
 import assert from 'node:assert/strict'
 import { execFile } from 'node:child_process'
@@ -47,7 +47,7 @@ const VARIANTS: readonly (readonly [string, Variant])[] = [
   }],
   ['as shipped', {
     bin: ETCDLITE_BIN,
-    name: (u) => /\/chunks\/([a-z-]+)-[0-9A-Z]{8}\.js$/.exec(u)?.[1]?.concat('.js'),
+    name: (u) => /\/chunks\/etcdlite\/([a-z-]+)-[0-9A-Z]{8}\.js$/.exec(u)?.[1]?.concat('.js'),
     start: 'etcd-main.js',
     help: ['help.js'],
     // go-yaml has one importer, so it is inside the config file reader's chunk.
