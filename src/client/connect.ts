@@ -2,7 +2,7 @@
 // The connection's modules, and grpc-js with them, load with the first connect(): importing etcdlite to use
 // it in process loads none of them.
 import type * as grpc from '@grpc/grpc-js'
-import { Status } from '@grpc/grpc-js/build/src/constants.js'
+import { status as Status } from '../grpc/status-codes.js'
 import { checkRequest } from '../embed/input.js'
 import { DEFAULT_BACKOFF } from './backoff.js'
 import { RemoteClient } from './client.js'

@@ -4,7 +4,7 @@
 // The status enum comes from grpc-js's constants module (the object grpc-js exports as `status`), so that
 // importing the client's classes does not load grpc-js: connect() does.
 import type { ServiceError } from '@grpc/grpc-js'
-import { Status as status } from '@grpc/grpc-js/build/src/constants.js'
+import { status } from '../grpc/status-codes.js'
 import { fromGrpcStatus } from './typed-errors.js'
 import { asError } from '../pkg/as-error.js'
 

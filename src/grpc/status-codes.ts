@@ -1,9 +1,16 @@
 // The gRPC status of every domain error code (etcd's rpctypes). Total by construction: adding an ErrorCode
 // without a row here does not compile. It stands apart from status.ts so that a client reading statuses back
 // (client/typed-errors.ts) loads neither the server's side nor the whole of grpc-js: the enum comes from
-// grpc-js's constants module, and is the very object grpc-js exports as `status`.
-import { Status as status } from '@grpc/grpc-js/build/src/constants.js'
+// grpc-js's constants module, and is the very object grpc-js exports as `status`. That module is CommonJS,
+// so it is required rather than imported: the first CommonJS module an ES module imports costs the ESM
+// loader several milliseconds (its export scanner), paid by every import('etcdlite').
+import { createRequire } from 'node:module'
+import type * as GrpcConstants from '@grpc/grpc-js/build/src/constants.js'
 import type { ErrorCode } from '../pkg/errors.js'
+
+/** grpc-js's Status enum: the gRPC status codes. */
+export const { Status: status } = createRequire(import.meta.url)('@grpc/grpc-js/build/src/constants.js') as typeof GrpcConstants
+export type status = GrpcConstants.Status
 
 /** The gRPC status of each code; the message is the error's own, etcd's text (pkg/errors.ts). */
 export const TO_GRPC: Readonly<Record<ErrorCode, status>> = {

@@ -23,8 +23,14 @@
  * few BigInt operations). Identical intervals share one record with a `Set` of values, like etcd's
  * watcherGroup, which stores one watcherSet per interval.
  */
-import { IntervalTree as AugmentedTree, type Node } from 'node-interval-tree'
+import { createRequire } from 'node:module'
+import type * as NodeIntervalTree from 'node-interval-tree'
+import type { Node } from 'node-interval-tree'
 import { compareBytes, equalBytes, FROM_KEY } from './bytes.js'
+
+// Required rather than imported: the package is CommonJS, and the first CommonJS module an ES module imports
+// costs the ESM loader several milliseconds (its export scanner), paid by every import('etcdlite').
+const { IntervalTree: AugmentedTree } = createRequire(import.meta.url)('node-interval-tree') as typeof NodeIntervalTree
 
 /**
  * How many leading bytes of a key its ordinal reflects. Keys that share a longer prefix get the same
