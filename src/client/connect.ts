@@ -2,7 +2,7 @@
 // The connection's modules, and grpc-js with them, load with the first connect(): importing etcdlite to use
 // it in process loads none of them.
 import type * as grpc from '@grpc/grpc-js'
-import { status as Status } from '../grpc/status-codes.js'
+import { status } from '../grpc/status-codes.js'
 import { checkRequest } from '../embed/input.js'
 import { DEFAULT_BACKOFF } from './backoff.js'
 import { RemoteClient } from './client.js'
@@ -38,7 +38,7 @@ async function dial(states: typeof grpc.connectivityState, conn: Connection): Pr
     if (await connected(states, channel, start + conn.dialTimeoutMs)) return
     conn.failed(channel)
     if (Date.now() - start >= conn.dialTimeoutMs) {
-      throw new GrpcError(Status.UNAVAILABLE, `etcdlite: connect: no endpoint reachable within ${conn.dialTimeoutMs} ms`)
+      throw new GrpcError(status.UNAVAILABLE, `etcdlite: connect: no endpoint reachable within ${conn.dialTimeoutMs} ms`)
     }
     if (!(await conn.sleep(backoff.next()))) throw closedError()
   }

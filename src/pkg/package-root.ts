@@ -1,6 +1,6 @@
 // etcdlite's own package directory: the nearest one above this module that holds a package.json. Found by
 // walking up rather than by a fixed relative path because the same module runs from tsc's output
-// (build/src/pkg/) and from the bundles (build/dist/ and build/dist/chunks/), at different depths.
+// (build/src/pkg/) and from the bundles (build/dist/ and build/dist/chunks/<entry>/), at different depths.
 import { existsSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
