@@ -6,7 +6,7 @@
 // to that line is the server's start-up time.
 import { spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
-import { createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
@@ -32,8 +32,8 @@ export interface BenchServer {
   readonly dataDir: string
   /** Milliseconds from spawn() to the "serving client traffic" line. */
   readonly readyMs: number
-  /** SIGTERM (SIGKILL after `graceMs`), then remove the data dir. Idempotent. */
-  dispose(graceMs?: number): Promise<void>
+  /** SIGTERM (SIGKILL after 10 s), then remove the data dir. Idempotent. */
+  dispose(): Promise<void>
   /** Synchronous last resort for exit paths: SIGKILL and remove the data dir. Idempotent. */
   killSync(): void
 }
@@ -41,12 +41,6 @@ export interface BenchServer {
 export interface ServerLaunch {
   /** The etcd binary (default `etcd` on PATH). */
   readonly etcdBin?: string
-  /** Flags for node itself, before the etcdlite script (e.g. `--cpu-prof`). */
-  readonly nodeArgs?: readonly string[]
-  /** Extra server flags, appended. */
-  readonly args?: readonly string[]
-  /** Append the server's stdout and stderr to this file; by default its log is read for the ready line and dropped. */
-  readonly output?: string
 }
 
 const running = (proc: ChildProcess): boolean => proc.exitCode === null && proc.signalCode === null
@@ -54,25 +48,16 @@ const running = (proc: ChildProcess): boolean => proc.exitCode === null && proc.
 /** Start `name` on a fresh temp data dir and resolve once it serves clients. */
 export async function startServer(name: Target, launch: ServerLaunch = {}): Promise<BenchServer> {
   const dataDir = mkdtempSync(join(tmpdir(), `${name}-bench-`))
-  const args = launch.args ?? []
   const t0 = performance.now()
   const node = (script: string, scriptArgs: readonly string[]): ChildProcess =>
-    spawn(process.execPath, [...(launch.nodeArgs ?? []), script, ...scriptArgs, ...args], { stdio: ['ignore', 'pipe', 'pipe'] })
+    spawn(process.execPath, [script, ...scriptArgs], { stdio: ['ignore', 'pipe', 'pipe'] })
   const proc = name === 'etcd'
-    ? spawn(launch.etcdBin ?? 'etcd', referenceEtcdArgs(dataDir, args), { stdio: ['ignore', 'pipe', 'pipe'] })
+    ? spawn(launch.etcdBin ?? 'etcd', referenceEtcdArgs(dataDir), { stdio: ['ignore', 'pipe', 'pipe'] })
     : name === 'front' ? node(FRONT_BIN, ['--port', '0'])
     : name === 'front-filtered' ? node(FRONT_BIN, ['--port', '0', '--filtered'])
     : node(ETCDLITE_BIN, ['--listen-client-urls', 'http://127.0.0.1:0', '--data-dir', dataDir])
-  if (launch.output !== undefined) {
-    const out = createWriteStream(launch.output, { flags: 'a' })
-    // The copy is a diagnostic: a file that cannot be written must not take the run down.
-    out.on('error', () => undefined)
-    proc.stdout?.pipe(out, { end: false })
-    proc.stderr?.pipe(out, { end: false })
-    proc.once('close', () => out.end())
-  } else {
-    proc.stdout?.resume()
-  }
+  // The log is read for the ready line (stderr) and dropped.
+  proc.stdout?.resume()
   const killSync = (): void => {
     if (running(proc)) proc.kill('SIGKILL')
     rmSync(dataDir, { recursive: true, force: true })
@@ -93,23 +78,18 @@ export async function startServer(name: Target, launch: ServerLaunch = {}): Prom
   let disposed = false
   return {
     name, endpoint, pid, dataDir, readyMs, killSync,
-    dispose: async (graceMs = 10_000) => {
+    dispose: async () => {
       if (disposed) return
       disposed = true
       if (running(proc)) {
         const exit = once(proc, 'exit')
         proc.kill('SIGTERM')
-        const timer = setTimeout(() => proc.kill('SIGKILL'), graceMs)
+        const timer = setTimeout(() => proc.kill('SIGKILL'), 10_000)
         await exit.finally(() => clearTimeout(timer))
       }
       rmSync(dataDir, { recursive: true, force: true })
     },
   }
-}
-
-/** The etcdlite CLI (see startServer). */
-export function startEtcdlite(launch: ServerLaunch = {}): Promise<BenchServer> {
-  return startServer('etcdlite', launch)
 }
 
 /** The client address once `proc` logs that it serves (stderr, read to the end so the pipe never fills); the log's tail on failure. */

@@ -159,6 +159,13 @@ export async function startEtcdliteProcess(opts: EtcdliteProcessOptions = {}): P
   const proc = spawn(process.execPath, [ETCDLITE_BIN, ...args], { stdio: ['ignore', opts.output === undefined ? 'ignore' : 'pipe', 'pipe'] })
   if (opts.output !== undefined) {
     const file = createWriteStream(opts.output, { flags: 'a' })
+    // The copy is a diagnostic: a file that cannot be written must not take the caller down. pipe() pauses
+    // a source whose destination fails; stderr must keep flowing (it carries the ready line, and a full pipe
+    // would block the server) and stdout must keep draining.
+    file.on('error', () => {
+      proc.stdout?.resume()
+      proc.stderr?.resume()
+    })
     proc.stdout?.pipe(file, { end: false })
     proc.stderr?.pipe(file, { end: false })
     proc.once('close', () => file.end())
