@@ -3,8 +3,9 @@
 // SIGKILLed after a few seconds; new ones take their place, in a loop, while a writer puts 8 KiB values
 // under the watched prefix and one well-behaved watcher reads everything. Every few seconds the server's
 // RSS and open file descriptors (/proc) and its /metrics (watch streams, watchers, slow watchers, event-loop
-// delay, heap) are sampled. At the end the clients stop, the gauges must fall back to the live watcher's 1, and SIGTERM must
-// stop the server; a report (Markdown summary and a CSV of every sample) is written. See README.md here.
+// delay, heap) are sampled. At the end the clients stop, the gauges must fall back to the live watcher's 1,
+// and SIGTERM must stop the server; a report (Markdown summary and a CSV of every sample) is written. See
+// README.md here.
 // Not a *.test.ts: a soak takes minutes, so `npm test` leaves it out and `npm run soak` runs it.
 import { spawn, type ChildProcess } from 'node:child_process'
 import { once } from 'node:events'
