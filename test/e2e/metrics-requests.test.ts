@@ -116,16 +116,33 @@ function histogram(text: string, name: string): { shape: string[]; count: number
   return { shape, count }
 }
 
+/**
+ * A scrape once every committed proposal has been applied. etcd answers a write as its apply ends but counts
+ * it as applied a moment later, in its apply loop, so a scrape right after the answer can miss that count
+ * and give it to the next step. Polls for a few seconds at most; the last scrape is returned regardless.
+ */
+async function appliedScrape(endpoint: string): Promise<string> {
+  const deadline = Date.now() + 3000
+  for (;;) {
+    const text = await scrape(endpoint)
+    const { values } = families(text)
+    const done = values.get('etcd_server_proposals_applied_total') === values.get('etcd_server_proposals_committed_total') &&
+      values.get('etcd_server_proposals_pending') === 0
+    if (done || Date.now() > deadline) return text
+    await new Promise((r) => setTimeout(r, 20))
+  }
+}
+
 /** What each step moved, per family, and the families' HELP/TYPE lines. */
 async function run(t: Target): Promise<{ moves: Record<string, Record<string, number>>; meta: string[]; text: string }> {
   const c = rawClient(t.endpoint)
   const moves: Record<string, Record<string, number>> = {}
   try {
-    let text = await scrape(t.endpoint)
+    let text = await appliedScrape(t.endpoint)
     let last = families(text)
     for (const s of steps) {
       await s.send(c)
-      text = await scrape(t.endpoint)
+      text = await appliedScrape(t.endpoint)
       const now = families(text)
       moves[s.name] = Object.fromEntries(FAMILIES.map((f) => [f, (now.values.get(f) ?? NaN) - (last.values.get(f) ?? NaN)]))
       last = now
